@@ -1,0 +1,3 @@
+from mmstudio.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,241 @@
+"""The ``mmstudio`` command line: the same services the desktop app uses.
+
+Every command has ``--help``, prints JSON with ``--json``, and on failure exits non-zero with one
+line ``mmstudio: error: <reason>`` on stderr (tracebacks only with ``--debug``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from mmstudio import __version__
+from mmstudio.project import Project, ProjectError
+from mmstudio.project.export import ExportError, export_site, hygiene_problems
+from mmstudio.providers.base import DesignerError
+from mmstudio.providers.registry import PROVIDERS
+
+log = logging.getLogger("mmstudio")
+
+_USER_ERRORS = (ValueError, ProjectError, ExportError, DesignerError, FileNotFoundError, OSError)
+
+
+def _emit(args: argparse.Namespace, value: dict, text: str) -> None:
+    """Print ``value`` as JSON with ``--json``, else the human ``text``."""
+    if args.json:
+        print(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+    else:
+        print(text)
+
+
+class _Progress:
+    """Progress lines on stderr (one per finished step), silent with ``--json``/``--quiet``."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, stage: str, done: int, total: int, detail: str) -> None:
+        if self.enabled:
+            print(f"[{stage} {done}/{total}] {detail}", file=sys.stderr, flush=True)
+
+
+def _read_prompt(args: argparse.Namespace) -> str:
+    if args.prompt is not None:
+        return args.prompt
+    data = Path(args.prompt_file).expanduser().read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{args.prompt_file} is not UTF-8 text (byte {exc.start}); save it as UTF-8"
+        ) from None
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from mmstudio.studio.create import new_project
+
+    prompt = _read_prompt(args)
+    progress = _Progress(not (args.json or args.quiet))
+    result = asyncio.run(
+        new_project(
+            Path(args.project),
+            prompt,
+            provider=args.provider,
+            concurrency=args.concurrency,
+            progress=progress,
+        )
+    )
+    summary = result.summary()
+    text = (
+        f"Created {summary['title']!r}: {summary['sections']} sections, {summary['images']} "
+        f"images, {summary['videos']} videos, {summary['charts']} charts "
+        f"in {summary['timings']['total']:.1f} s\n"
+        f"  site:   {summary['site']}\n"
+        f"  report: {summary['report'] or '(not evaluated)'}\n"
+        f"  version: {summary['head']}"
+    )
+    _emit(args, summary, text)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    project = Project.open(Path(args.project))
+    dest = export_site(project.site_dir, Path(args.output), as_zip=args.zip, overwrite=args.force)
+    problems = hygiene_problems(project.site_dir)
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    _emit(args, {"export": str(dest), "problems": problems}, f"Exported the site to {dest}")
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    project = Project.open(Path(args.project))
+    versions = project.history.list()
+    rows = [
+        {
+            "id": v.id,
+            "parent": v.parent,
+            "created_at": v.created_at,
+            "summary": v.summary,
+            "overall": v.scores.get("overall"),
+            "head": v.id == project.manifest.head,
+        }
+        for v in versions
+    ]
+    lines = [
+        f"{'*' if r['head'] else ' '} {r['id']}  "
+        f"{'-' if r['overall'] is None else format(r['overall'], '.2f'):>5}  {r['summary']}"
+        for r in rows
+    ]
+    _emit(args, {"versions": rows}, "\n".join(lines) or "no versions yet")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    project = Project.open(Path(args.project))
+    version = project.restore(args.version)
+    _emit(args, {"head": version.id}, f"Restored version {version.id}: {version.summary}")
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from mmstudio.studio.doctor import run_checks
+
+    checks = run_checks()
+    failed = [c for c in checks if not c["ok"]]
+    lines = [f"{'ok ' if c['ok'] else 'BAD'} {c['name']}: {c['detail']}" for c in checks]
+    _emit(args, {"checks": checks, "ok": not failed}, "\n".join(lines))
+    return 1 if failed else 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from mmstudio.studio.bench import run_bench
+
+    progress = _Progress(not (args.json or args.quiet))
+    result = asyncio.run(
+        run_bench(Path(args.prompts), Path(args.output), limit=args.limit, progress=progress)
+    )
+    text = (
+        f"{result['count']} prompts, median {result['median_seconds']:.2f} s per prompt, "
+        f"quoted strings {result['median_quoted']:.2f}, hex colours {result['median_hex']:.2f} "
+        f"(medians); details in {result['results']}"
+    )
+    _emit(args, result, text)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="print the result as JSON")
+    common.add_argument("--quiet", action="store_true", help="no progress lines")
+    common.add_argument("--debug", action="store_true", help="log debug detail and tracebacks")
+    parser = argparse.ArgumentParser(
+        prog="mmstudio", description="MM Studio: plan, generate, score and refine web pages."
+    )
+    parser.add_argument("--version", action="version", version=f"mmstudio {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, func, helptext, configure in _COMMANDS:
+        command = sub.add_parser(name, parents=[common], help=helptext, description=helptext)
+        configure(command)
+        command.set_defaults(func=func)
+    return parser
+
+
+def _new_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("project", help="folder to create (must not exist or be empty)")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--prompt", help="the design prompt text")
+    source.add_argument("--prompt-file", help="a UTF-8 text file holding the prompt")
+    p.add_argument("--provider", choices=PROVIDERS, default="offline", help="designer to use")
+    p.add_argument("--concurrency", type=int, default=2, help="assets made at once (default 2)")
+
+
+def _export_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("project", help="project folder")
+    p.add_argument("-o", "--output", required=True, help="destination folder (or .zip)")
+    p.add_argument("--zip", action="store_true", help="write a zip archive instead of a folder")
+    p.add_argument("--force", action="store_true", help="replace a non-empty destination")
+
+
+def _project_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("project", help="project folder")
+
+
+def _restore_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("project", help="project folder")
+    p.add_argument("version", help="version id (or a unique prefix of ≥ 4 characters)")
+
+
+def _bench_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("prompts", help="JSONL file of {id, prompt} lines")
+    p.add_argument("-o", "--output", required=True, help="folder for the projects and results")
+    p.add_argument("--limit", type=int, default=None, help="only the first N prompts")
+
+
+def _no_args(p: argparse.ArgumentParser) -> None:
+    return None
+
+
+_COMMANDS: list[tuple[str, Callable[[argparse.Namespace], int], str, Callable]] = [
+    ("new", cmd_new, "create a project from a design prompt", _new_args),
+    ("export", cmd_export, "write the project's site as a self-contained folder", _export_args),
+    ("history", cmd_history, "list the project's versions", _project_arg),
+    ("restore", cmd_restore, "make an earlier version current", _restore_args),
+    ("bench", cmd_bench, "run the generator over a JSONL file of prompts", _bench_args),
+    ("doctor", cmd_doctor, "check the installation (browser, ffmpeg, vendored files)", _no_args),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``mmstudio`` console script; returns the exit status."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.debug else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("mmstudio: cancelled", file=sys.stderr)
+        return 130
+    except _USER_ERRORS as exc:
+        if args.debug:
+            raise
+        print(f"mmstudio: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, ValidationError) and exc.errors():
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"{exc.title}: {where + ': ' if where else ''}{first['msg']}"
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

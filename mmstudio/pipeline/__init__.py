@@ -1,0 +1,1 @@
+"""Pipeline stages: plan, layout, assets (image, video, chart), assemble."""

@@ -1,0 +1,127 @@
+"""Generation stages: plan → layout ∥ assets → assembled site folder.
+
+Concurrency invariants: the layout and every asset run as tasks of one ``asyncio.TaskGroup``; at
+most ``concurrency`` assets are being made at any moment (a semaphore), since each one is CPU-bound
+on a small machine. The first failure cancels the rest and propagates, so a caller that builds the
+site in a staging folder installs either a complete new site or nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mmstudio.pipeline import charts
+from mmstudio.plan import ChartPlan, DesignPlan, ElementPlan, ImagePlan, VideoPlan, slot_problems
+from mmstudio.project import atomic
+from mmstudio.providers.base import Designer, DesignerError
+from mmstudio.resources import vendor_file
+
+log = logging.getLogger(__name__)
+
+#: ``progress(stage, done, total, detail)`` — called as each step of a stage finishes.
+ProgressCallback = Callable[[str, int, int, str], None]
+
+
+@dataclass
+class SiteBuild:
+    """What :func:`build_site` made: site-relative files written and seconds per stage."""
+
+    files: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def no_progress(stage: str, done: int, total: int, detail: str) -> None:
+    log.debug("%s %d/%d %s", stage, done, total, detail)
+
+
+async def plan_page(prompt: str, designer: Designer) -> tuple[DesignPlan, float]:
+    """Plan ``prompt`` with ``designer``; returns the plan and the seconds it took."""
+    started = time.perf_counter()
+    plan = await designer.plan(prompt)
+    return plan, time.perf_counter() - started
+
+
+async def build_site(
+    plan: DesignPlan,
+    designer: Designer,
+    site_dir: Path,
+    *,
+    concurrency: int = 2,
+    progress: ProgressCallback = no_progress,
+) -> SiteBuild:
+    """Write the complete site for ``plan`` into the empty folder ``site_dir``.
+
+    Raises DesignerError when the page does not hold exactly one slot per planned element, and
+    whatever a designer stage raises."""
+    build = SiteBuild()
+    elements = list(plan.elements())
+    total = len(elements) + 1
+    done = 0
+    limit = asyncio.Semaphore(max(1, concurrency))
+    started = time.perf_counter()
+
+    def finished(detail: str) -> None:
+        nonlocal done
+        done += 1
+        progress("assets", done, total, detail)
+
+    async def one_asset(element: ElementPlan) -> None:
+        async with limit:
+            t0 = time.perf_counter()
+            build.files += await _make_asset(element, plan, designer, site_dir)
+            build.timings[f"asset:{element.id}"] = round(time.perf_counter() - t0, 3)
+        finished(f"{element.kind} {element.id}")
+
+    async def page() -> None:
+        t0 = time.perf_counter()
+        html = await designer.layout(plan)
+        problems = slot_problems(plan, html)
+        if problems:
+            raise DesignerError(f"the page does not match the plan: {problems[0]}")
+        atomic.write_text(site_dir / "index.html", html)
+        build.files.append("index.html")
+        build.timings["layout"] = round(time.perf_counter() - t0, 3)
+        finished("layout index.html")
+
+    async with asyncio.TaskGroup() as group:
+        group.create_task(page())
+        for element in elements:
+            group.create_task(one_asset(element))
+    if plan.charts:
+        build.files.append(_vendor(site_dir, "echarts.min.js"))
+    build.timings["assets_total"] = round(time.perf_counter() - started, 3)
+    return build
+
+
+async def _make_asset(
+    element: ElementPlan, plan: DesignPlan, designer: Designer, site_dir: Path
+) -> list[str]:
+    """Make one element's files under ``site_dir``; returns their site-relative paths."""
+    if isinstance(element, ImagePlan):
+        data = await designer.image(element, plan)
+        if not data:
+            raise DesignerError(f"image {element.id} came back empty")
+        atomic.write_bytes(site_dir / element.save_path, data)
+        return [element.save_path]
+    if isinstance(element, VideoPlan):
+        written = await designer.video(element, plan, site_dir)
+        return [p.relative_to(site_dir).as_posix() for p in written]
+    assert isinstance(element, ChartPlan)
+    option = await designer.chart_option(element, plan)
+    atomic.write_text(site_dir / element.option_path, json.dumps(option, indent=2) + "\n")
+    atomic.write_text(site_dir / element.save_path, charts.chart_page(option, element))
+    return [element.option_path, element.save_path]
+
+
+def _vendor(site_dir: Path, name: str) -> str:
+    target = site_dir / "vendor" / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(vendor_file(name), target)
+    return f"vendor/{name}"

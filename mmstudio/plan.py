@@ -1,0 +1,377 @@
+"""The design plan: MM-WebAgent's global plan plus one local plan per image, video and chart.
+
+A :class:`DesignPlan` is what the planner writes (``plan.json``) and what every later stage reads:
+the layout agent builds the page from ``layout`` and ``sections``; the asset agents fill each
+element plan's slot; evaluators and refiners address elements by ``id`` (the page carries
+``data-mm-id="<id>"`` on each planned element and ``data-mm-section="<id>"`` on each section).
+
+Source: MM-WebAgent (arXiv 2604.15309) §3 — hierarchical planning: a global plan (sections, layout,
+palette, typography, mood, a sized slot per asset) and local element plans (``save_path``,
+``context {section, role, page_style}``, modality attributes, prompt, size; charts carry
+``source_data``).
+
+Validation is strict because plans also come from models (untrusted input): ids are unique, every
+``save_path`` is a relative path inside ``assets/`` with the modality's extension, and a traversal
+attempt (``..``, absolute, ``~``, a drive letter, a URL or percent-encoding) is an error, never a
+silent fix. Validation errors are :class:`pydantic.ValidationError` (a ``ValueError``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+FORMAT_VERSION = 1
+
+ImageSize = Literal["1024x1024", "1024x1536", "1536x1024"]
+VideoSize = Literal["1280x720", "720x1280"]
+VideoSeconds = Literal[4, 8, 12]
+HexColor = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+ElementId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,63}$")]
+
+PAGE_KINDS = (
+    "landing",
+    "dashboard",
+    "portfolio",
+    "editorial",
+    "ecommerce",
+    "event",
+    "docs",
+    "other",
+)
+SECTION_KINDS = (
+    "header",
+    "hero",
+    "content",
+    "features",
+    "gallery",
+    "stats",
+    "charts",
+    "table",
+    "testimonials",
+    "pricing",
+    "timeline",
+    "team",
+    "form",
+    "cta",
+    "sidebar",
+    "footer",
+)
+_EXTENSIONS = {"image": (".png", ".webp"), "video": (".webm",), "chart": (".html",)}
+_TRAVERSAL = re.compile(r"(^[/\\~])|(^[a-zA-Z]:)|(\\)|(%[0-9a-fA-F]{2})|(^[a-z][a-z0-9+.-]*:)")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class PaletteColor(_Model):
+    """One colour of the page palette with the role it plays (background, surface, text, muted,
+    primary, accent, border, …) and, where the prompt gave one, its name ("bubblegum pink")."""
+
+    role: str = Field(min_length=1, max_length=40)
+    hex: HexColor
+    name: str | None = Field(default=None, max_length=80)
+
+
+class Typography(_Model):
+    """Font stacks (CSS ``font-family`` values of fonts installed or web-safe) and the prompt's
+    hints ("serif", "mono", "display", "Courier New", …)."""
+
+    heading: str = Field(min_length=1, max_length=300)
+    body: str = Field(min_length=1, max_length=300)
+    mono: str = Field(default="'DejaVu Sans Mono', 'Courier New', monospace", max_length=300)
+    hints: list[str] = Field(default_factory=list, max_length=20)
+
+
+class GlobalLayout(_Model):
+    """The page-level plan: structure, width, palette, typography and mood.
+
+    ``structure`` is one of single-column | two-column | grid | sidebar-dashboard; ``column_ratio``
+    gives relative widths for two-column layouts (e.g. ``[60, 40]``); ``max_width_px`` is the content
+    column width in px."""
+
+    structure: Literal["single-column", "two-column", "grid", "sidebar-dashboard"] = "single-column"
+    column_ratio: list[int] = Field(default_factory=list, max_length=4)
+    max_width_px: int = Field(default=1200, ge=320, le=2560)
+    palette: list[PaletteColor] = Field(min_length=1, max_length=40)
+    typography: Typography
+    mood: list[str] = Field(default_factory=list, max_length=12)
+    description: str = Field(default="", max_length=4000)
+
+    def color(self, role: str, default: str | None = None) -> str | None:
+        """The hex of the first palette colour with ``role``, else ``default``."""
+        return next((c.hex for c in self.palette if c.role == role), default)
+
+
+class SectionItem(_Model):
+    """A card, list row, KPI tile, step or testimonial inside a section."""
+
+    title: str = Field(default="", max_length=400)
+    text: str = Field(default="", max_length=4000)
+    value: str = Field(default="", max_length=120)
+    label: str = Field(default="", max_length=200)
+    meta: str = Field(default="", max_length=400)
+
+
+class DataTable(_Model):
+    """A table of data: ``columns`` names, ``rows`` of cells (numbers or text).
+
+    ``synthesized`` is True when the planner made the numbers up because the prompt gave none."""
+
+    columns: list[str] = Field(min_length=1, max_length=50)
+    rows: list[list[float | int | str | None]] = Field(default_factory=list, max_length=5000)
+    synthesized: bool = False
+    source: str = Field(default="", max_length=400)
+
+    @model_validator(mode="after")
+    def _rows_match_columns(self) -> DataTable:
+        for i, row in enumerate(self.rows):
+            if len(row) != len(self.columns):
+                raise ValueError(f"row {i} has {len(row)} cells, expected {len(self.columns)}")
+        return self
+
+
+class Section(_Model):
+    """One section of the page, in page order, with the copy the prompt gives for it.
+
+    ``layout`` is a hint for the layout agent: stack | split | grid | row | sidebar; ``ratio`` gives
+    split widths (e.g. ``[60, 40]``); ``element_ids`` lists the planned elements whose slot is in
+    this section, in order; ``description`` holds the prompt's own sentences about the section."""
+
+    id: ElementId
+    kind: str = Field(min_length=1, max_length=40)
+    title: str = Field(default="", max_length=400)
+    subtitle: str = Field(default="", max_length=1000)
+    eyebrow: str = Field(default="", max_length=200)
+    headings: list[str] = Field(default_factory=list, max_length=60)
+    paragraphs: list[str] = Field(default_factory=list, max_length=60)
+    buttons: list[str] = Field(default_factory=list, max_length=20)
+    nav_items: list[str] = Field(default_factory=list, max_length=30)
+    tags: list[str] = Field(default_factory=list, max_length=60)
+    items: list[SectionItem] = Field(default_factory=list, max_length=80)
+    table: DataTable | None = None
+    layout: str = Field(default="stack", max_length=40)
+    ratio: list[int] = Field(default_factory=list, max_length=4)
+    background: str | None = Field(default=None, max_length=40)
+    element_ids: list[str] = Field(default_factory=list, max_length=40)
+    description: str = Field(default="", max_length=8000)
+
+
+class ElementContext(_Model):
+    """Where an element lives and what it does there (MM-WebAgent local plan ``context``)."""
+
+    section: str
+    role: str = Field(min_length=1, max_length=80)
+    page_style: str = Field(default="", max_length=400)
+
+
+class _ElementPlan(_Model):
+    id: ElementId
+    save_path: str = Field(min_length=1, max_length=200)
+    context: ElementContext
+    prompt: str = Field(min_length=1, max_length=8000)
+    display_width_px: int = Field(ge=16, le=4096)
+    display_height_px: int = Field(ge=16, le=4096)
+    alt: str = Field(default="", max_length=400)
+
+    @field_validator("save_path")
+    @classmethod
+    def _inside_assets(cls, value: str) -> str:
+        if _TRAVERSAL.search(value) or ".." in value.split("/"):
+            raise ValueError(f"save_path {value!r} escapes the site folder")
+        if not value.startswith("assets/") or value.endswith("/"):
+            raise ValueError(f"save_path {value!r} must be a file inside assets/")
+        return value
+
+    @model_validator(mode="after")
+    def _extension(self) -> _ElementPlan:
+        allowed = _EXTENSIONS[self.kind]  # type: ignore[attr-defined]
+        if not self.save_path.lower().endswith(allowed):
+            raise ValueError(f"{self.kind} save_path {self.save_path!r} must end in {allowed}")  # type: ignore[attr-defined]
+        return self
+
+
+class ImageAttributes(_Model):
+    visual_style: str = Field(default="", max_length=200)
+    color_tone: str = Field(default="", max_length=200)
+    composition: str = Field(default="", max_length=200)
+    lighting: str = Field(default="", max_length=200)
+
+
+class ImagePlan(_ElementPlan):
+    """An image slot. ``size`` is the generated size (px); ``display_*_px`` the slot on the page."""
+
+    kind: Literal["image"] = "image"
+    attributes: ImageAttributes = Field(default_factory=ImageAttributes)
+    size: ImageSize = "1536x1024"
+
+
+class VideoAttributes(_Model):
+    visual_style: str = Field(default="", max_length=200)
+    motion_intensity: Literal["low", "medium"] = "low"
+    camera_behavior: Literal["static", "slow pan", "subtle zoom"] = "static"
+    loopable: bool = True
+
+
+class VideoPlan(_ElementPlan):
+    """A video slot: ``seconds`` long (s), ``size`` in px; ``poster_path`` is a still frame
+    (.png/.webp) shown before playback; an optional ``mp4_path`` is offered as a second source."""
+
+    kind: Literal["video"] = "video"
+    attributes: VideoAttributes = Field(default_factory=VideoAttributes)
+    seconds: VideoSeconds = 4
+    size: VideoSize = "1280x720"
+    poster_path: str | None = Field(default=None, max_length=200)
+
+    @field_validator("poster_path")
+    @classmethod
+    def _poster_inside_assets(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        _ElementPlan._inside_assets(value)
+        if not value.lower().endswith((".png", ".webp", ".jpg")):
+            raise ValueError(f"poster_path {value!r} must be an image")
+        return value
+
+
+class ChartAttributes(_Model):
+    chart_type: str = Field(default="bar", max_length=60)
+    chart_style: str = Field(default="", max_length=200)
+    color_palette: list[HexColor] = Field(default_factory=list, max_length=20)
+    visual_emphasis: str = Field(default="", max_length=200)
+
+
+class ChartPlan(_ElementPlan):
+    """A chart slot: an ECharts page at ``save_path`` whose option JSON sits beside it (same stem,
+    ``.json``), drawn from ``source_data``. ``title`` is the chart's heading on the page."""
+
+    kind: Literal["chart"] = "chart"
+    title: str = Field(default="", max_length=300)
+    attributes: ChartAttributes = Field(default_factory=ChartAttributes)
+    source_data: DataTable
+
+    @property
+    def option_path(self) -> str:
+        """``assets/…/name.json``: the ECharts option beside the chart page."""
+        return self.save_path[: -len(".html")] + ".json"
+
+
+ElementPlan = ImagePlan | VideoPlan | ChartPlan
+
+
+class DesignPlan(_Model):
+    """The whole plan of one page (``plan.json``).
+
+    Raises :class:`pydantic.ValidationError` on duplicate ids, a section or element reference
+    that does not resolve, an element placed in no section or in two, or an unsafe ``save_path``.
+    """
+
+    format_version: int = FORMAT_VERSION
+    title: str = Field(min_length=1, max_length=300)
+    page_kind: str = Field(default="landing", max_length=40)
+    language: str = Field(default="en", max_length=16)
+    layout: GlobalLayout
+    sections: list[Section] = Field(min_length=1, max_length=60)
+    images: list[ImagePlan] = Field(default_factory=list, max_length=60)
+    videos: list[VideoPlan] = Field(default_factory=list, max_length=20)
+    charts: list[ChartPlan] = Field(default_factory=list, max_length=40)
+
+    def elements(self) -> Iterator[ElementPlan]:
+        """Every element plan: images, then videos, then charts."""
+        yield from self.images
+        yield from self.videos
+        yield from self.charts
+
+    def element(self, element_id: str) -> ElementPlan:
+        """The element plan with ``element_id``; raises KeyError."""
+        for element in self.elements():
+            if element.id == element_id:
+                return element
+        raise KeyError(element_id)
+
+    def section(self, section_id: str) -> Section:
+        """The section with ``section_id``; raises KeyError."""
+        for section in self.sections:
+            if section.id == section_id:
+                return section
+        raise KeyError(section_id)
+
+    def asset_paths(self) -> list[str]:
+        """Every site-relative file the elements need (asset, chart option, poster)."""
+        paths: list[str] = []
+        for element in self.elements():
+            paths.append(element.save_path)
+            if isinstance(element, ChartPlan):
+                paths.append(element.option_path)
+            if isinstance(element, VideoPlan) and element.poster_path:
+                paths.append(element.poster_path)
+        return paths
+
+    @model_validator(mode="after")
+    def _consistent(self) -> DesignPlan:
+        ids = [s.id for s in self.sections] + [e.id for e in self.elements()]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ValueError(f"duplicate ids: {', '.join(duplicates)}")
+        paths = self.asset_paths()
+        clashes = sorted({p for p in paths if paths.count(p) > 1})
+        if clashes:
+            raise ValueError(f"two elements share a file: {', '.join(clashes)}")
+        section_ids = {s.id for s in self.sections}
+        placed: dict[str, str] = {}
+        for section in self.sections:
+            for element_id in section.element_ids:
+                if element_id in placed:
+                    raise ValueError(f"element {element_id!r} is placed in two sections")
+                placed[element_id] = section.id
+        for element in self.elements():
+            if element.context.section not in section_ids:
+                raise ValueError(f"element {element.id!r} names unknown section")
+            if placed.get(element.id) != element.context.section:
+                raise ValueError(
+                    f"element {element.id!r} must be listed in section "
+                    f"{element.context.section!r} element_ids"
+                )
+        unknown = set(placed) - {e.id for e in self.elements()}
+        if unknown:
+            raise ValueError(f"sections list unknown elements: {', '.join(sorted(unknown))}")
+        return self
+
+
+class _Slots(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.element_ids: list[str] = []
+        self.section_ids: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("data-mm-id"):
+            self.element_ids.append(values["data-mm-id"] or "")
+        if values.get("data-mm-section"):
+            self.section_ids.append(values["data-mm-section"] or "")
+
+
+def slot_problems(plan: DesignPlan, html: str) -> list[str]:
+    """Why ``html`` does not hold exactly one slot per planned element and one block per section.
+
+    Returns a list of one-line problems (empty when the page matches the plan)."""
+    parser = _Slots()
+    parser.feed(html)
+    problems: list[str] = []
+    for kind, planned, found in (
+        ("element", [e.id for e in plan.elements()], parser.element_ids),
+        ("section", [s.id for s in plan.sections], parser.section_ids),
+    ):
+        for planned_id in planned:
+            count = found.count(planned_id)
+            if count != 1:
+                problems.append(f"{kind} {planned_id!r} has {count} slots in the page, expected 1")
+        for extra in sorted(set(found) - set(planned)):
+            problems.append(f"page has {kind} {extra!r}, which is not in the plan")
+    return problems

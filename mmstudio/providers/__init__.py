@@ -1,0 +1,1 @@
+"""Providers: chat/vision, image and video model protocols and their implementations."""

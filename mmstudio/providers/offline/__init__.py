@@ -1,0 +1,1 @@
+"""The offline designer: deterministic, no network, no model."""

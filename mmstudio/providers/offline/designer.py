@@ -1,0 +1,39 @@
+"""The built-in offline designer: deterministic planner, layout and procedural assets, no network.
+
+CPU-bound work (Pillow, ffmpeg) runs in worker threads so the event loop (CLI or Qt through
+qasync) stays responsive; the pipeline caps how many run at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from mmstudio.pipeline import charts
+from mmstudio.plan import ChartPlan, DesignPlan, ImagePlan, VideoPlan
+from mmstudio.providers.offline import art, layout, motion, planner
+
+
+class OfflineDesigner:
+    """Implements :class:`mmstudio.providers.base.Designer` with rules and procedural art."""
+
+    name = "offline"
+
+    async def plan(self, prompt: str) -> DesignPlan:
+        return await asyncio.to_thread(planner.plan_from_prompt, prompt)
+
+    async def layout(self, plan: DesignPlan) -> str:
+        return await asyncio.to_thread(layout.render_page, plan)
+
+    async def image(self, element: ImagePlan, plan: DesignPlan) -> bytes:
+        def paint() -> bytes:
+            return art.encode_image(art.paint_image(element, plan), element.save_path)
+
+        return await asyncio.to_thread(paint)
+
+    async def video(self, element: VideoPlan, plan: DesignPlan, site_dir: Path) -> list[Path]:
+        return await asyncio.to_thread(motion.make_video, element, plan, site_dir)
+
+    async def chart_option(self, element: ChartPlan, plan: DesignPlan) -> dict[str, Any]:
+        return charts.build_option(element, plan)

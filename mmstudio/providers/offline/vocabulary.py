@@ -1,0 +1,222 @@
+"""Keyword tables of the offline planner, kept as data.
+
+Every table maps a plan concept (a section kind, a slot, a palette role, a chart type, …) to the
+words a design prompt uses for it. Matching is case-insensitive on whole words unless a table
+says otherwise; the order of a table is its priority where several entries match.
+"""
+
+from __future__ import annotations
+
+# Page kinds, in priority order: the first whose words occur in the opening sentence wins.
+PAGE_KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("dashboard", ("dashboard", "control center", "command center", "analytics")),
+    ("event", ("event", "conference", "festival", "summit", "camp", "workshop series", "meetup")),
+    ("portfolio", ("portfolio", "showreel")),
+    ("ecommerce", ("e-commerce", "ecommerce", "online store", "shop", "storefront", "product page")),
+    ("docs", ("documentation", "docs site", "api reference", "handbook")),
+    ("editorial", ("editorial", "magazine", "research", "journal", "blog", "archive", "newsletter")),
+    ("landing", ("landing page", "homepage", "home page", "website", "site")),
+)
+
+# Section kinds (plan.SECTION_KINDS) and the nouns that introduce them, in priority order.
+SECTION_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("footer", ("footer",)),
+    ("header", ("header", "navigation bar", "nav bar", "navbar", "top bar", "masthead", "top strip")),
+    ("hero", ("hero", "first viewport", "above the fold", "splash")),
+    ("sidebar", ("sidebar", "side bar", "side panel", "left rail", "side navigation")),
+    ("stats", ("kpi", "kpis", "stats", "statistics", "metric tiles", "stat cards", "counters")),
+    ("charts", ("chart", "charts", "graph", "data visualization", "progress bars", "sparkline")),
+    ("table", ("table", "leaderboard", "ranking panel", "ranking")),
+    ("testimonials", ("testimonial", "testimonials", "reviews", "quotes from")),
+    ("pricing", ("pricing", "price", "plans", "tickets", "ticket", "membership tiers")),
+    ("timeline", ("timeline", "schedule", "agenda", "roadmap", "itinerary", "program")),
+    ("team", ("team", "speakers", "speaker", "crew", "faculty", "instructors", "mentors", "people")),
+    ("gallery", ("gallery", "mosaic", "showcase", "selected work", "projects", "case studies")),
+    ("form", ("form", "newsletter", "sign-up", "signup", "subscribe", "contact", "rsvp")),
+    ("features", ("features", "feature", "benefits", "modules", "tracks", "categories", "courses")),
+    ("cta", ("call to action", "call-to-action", "cta", "closing band")),
+)
+
+# Nouns that name a block of the page: a cue sentence must contain one to open a section.
+BLOCK_NOUNS = (
+    "section", "band", "strip", "panel", "block", "area", "row", "header", "footer", "hero",
+    "sidebar", "zone", "module", "region", "container", "grid",
+)  # fmt: skip
+
+# Openings that move down the page ("Below the header, …"): they may start a section mid-paragraph.
+POSITION_CUES = (
+    "at the very top", "at the top of the page", "at the top", "directly beneath", "directly below",
+    "directly under", "right below", "just below", "below", "beneath", "underneath", "under",
+    "next", "then", "following", "after", "further down", "further", "near the bottom",
+    "at the bottom", "at the very bottom", "finally", "scrolling", "continue", "to close",
+    "the central body", "the main body", "in the center", "on the upper", "in the lower",
+    "in the upper", "on the lower", "the left column", "the middle column", "the right column",
+    "the lower", "the upper", "fill the", "place", "create", "add", "include",
+)  # fmt: skip
+
+# Slots for a quoted string, found by the nearest keyword before the quote (last one wins).
+SLOT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("nav", ("navigation", "nav", "menu", "nav links", "menu items", "navigation links")),
+    ("button", ("button", "buttons", "cta", "call-to-action", "link", "links", "text link")),
+    ("title", ("headline", "heading", "title", "titled", "called", "named", "wordmark", "logo")),
+    ("subtitle", ("subheading", "subheadline", "sub-headline", "subtitle", "tagline", "subtext",
+                  "strapline", "intro line", "lede", "deck")),
+    ("tag", ("tag", "tags", "chip", "chips", "badge", "badges", "pill", "pills", "label",
+             "labels", "labeled", "labelled", "sticker", "eyebrow", "capsule", "kicker", "legend")),
+    ("kpi", ("kpi", "kpis", "stat", "stats", "metric", "metrics", "counter", "counters")),
+    ("caption", ("caption", "captions", "captioned")),
+    ("field", ("placeholder", "input", "field", "dropdown", "search bar", "search box")),
+    ("quote", ("quote", "testimonial", "pull quote", "pull-quote", "blockquote")),
+    ("item", ("items", "list", "steps", "step", "cards", "card", "tiles", "tile", "rows", "bullet",
+              "bullets", "columns", "column", "entries", "reads")),
+)  # fmt: skip
+
+# Palette roles and the words near a colour that give them (nearest word wins).
+ROLE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("background", ("background", "backgrounds", "bg", "backdrop", "canvas", "page color")),
+    ("surface", ("card", "cards", "panel", "panels", "surface", "tile", "tiles", "container")),
+    ("text", ("text", "type", "typography", "copy", "ink", "font", "headings", "body")),
+    ("muted", ("muted", "secondary text", "caption", "captions", "meta", "subdued")),
+    ("primary", ("primary", "main color", "brand", "button", "buttons", "cta")),
+    ("accent", ("accent", "accents", "highlight", "highlights", "pop", "links", "link", "glow")),
+    ("border", ("border", "borders", "line", "lines", "rule", "rules", "divider", "outline",
+                "stroke", "grid lines", "frame")),
+)  # fmt: skip
+
+CORE_ROLES = ("background", "surface", "text", "muted", "primary", "accent", "border")
+
+# Named colours a prompt may use without a hex; longest names are matched first.
+NAMED_COLORS: dict[str, str] = {
+    "off-white": "#f7f5f0", "off white": "#f7f5f0", "cream": "#f6efdf", "ivory": "#fbf8ee",
+    "white": "#ffffff", "black": "#111111", "charcoal": "#2b2b2b", "graphite": "#3a3a3c",
+    "dark gray": "#3f3f46", "dark grey": "#3f3f46", "gray": "#8a8a8a", "grey": "#8a8a8a",
+    "light gray": "#e5e5e5", "light grey": "#e5e5e5", "navy": "#14213d", "midnight": "#0f1630",
+    "deep blue": "#1d3a8a", "blue": "#2f6fed", "sky blue": "#7cc4f5", "pale blue": "#dcecfb",
+    "teal": "#14b8a6", "pastel teal": "#7dd3c8", "dark teal": "#0f5f5a", "aqua": "#3fd8e0",
+    "turquoise": "#2ec4b6", "cyan": "#22d3ee", "mint": "#a7f3d0", "sage": "#a3b18a",
+    "forest green": "#2d6a4f", "green": "#2f9e44", "olive": "#6b7f3a", "moss": "#5b6b3a",
+    "lime": "#a3e635", "yellow": "#facc15", "pale yellow": "#fef3c7", "mustard": "#d4a017",
+    "gold": "#c9a227", "amber": "#f59e0b", "orange": "#f97316", "tangerine": "#ff9e4a",
+    "peach": "#ffc8a8", "coral": "#ff6f61", "salmon": "#fa8072", "red": "#e03131",
+    "crimson": "#c1121f", "burgundy": "#7a1f3d", "terracotta": "#c8553d", "rust": "#b7472a",
+    "pink": "#f472b6", "bubblegum pink": "#ff66a3", "hot pink": "#ff3ea5", "magenta": "#d946ef",
+    "blush": "#f6d5d5", "lavender": "#c4b5fd", "pale lavender": "#ede9fe", "lilac": "#c8a2c8",
+    "purple": "#7c3aed", "violet": "#6d28d9", "deep violet": "#4c1d95", "dark purple": "#3b0764",
+    "indigo": "#4338ca", "brown": "#7b4a2d", "chocolate": "#4e2a1e", "cocoa": "#5a3a2e",
+    "caramel": "#c68642", "beige": "#e8dcc4", "sand": "#d8c8a8", "tan": "#c8a27a",
+    "kraft": "#c9a97a", "parchment": "#f1e6cc", "neon yellow": "#efff00", "neon green": "#39ff14",
+    "neon pink": "#ff2bd6", "neon cyan": "#00f0ff", "electric blue": "#2b6bff",
+}  # fmt: skip
+
+DARK_WORDS = ("dark-themed", "dark theme", "dark mode", "dark-mode", "dark background",
+              "black background", "night mode", "deep navy background")  # fmt: skip
+
+# Font hints → installed stacks (DejaVu and Liberation are installed here; the rest fall back).
+FONT_STACKS: dict[str, str] = {
+    "sans": "'Liberation Sans', 'DejaVu Sans', Arial, Helvetica, sans-serif",
+    "serif": "'Liberation Serif', 'DejaVu Serif', Georgia, 'Times New Roman', serif",
+    "mono": "'Liberation Mono', 'DejaVu Sans Mono', 'Courier New', monospace",
+    "display": "'DejaVu Sans', 'Liberation Sans', Impact, sans-serif",
+    "script": "'DejaVu Serif', 'Liberation Serif', cursive",
+}
+FONT_HINT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("mono", ("monospace", "monospaced", "mono", "typewriter", "code font", "terminal")),
+    ("script", ("script", "handwritten", "hand-lettered", "calligraphic", "cursive")),
+    ("serif", ("serif", "didone", "slab")),
+    ("display", ("display", "condensed", "grotesk", "extra-bold", "chunky", "bubbly", "poster")),
+    ("sans", ("sans-serif", "sans serif", "sans", "geometric", "humanist", "neo-grotesque")),
+)
+NAMED_FONTS: dict[str, str] = {
+    "Courier New": "mono", "Menlo": "mono", "Consolas": "mono", "Monaco": "mono",
+    "IBM Plex Mono": "mono", "JetBrains Mono": "mono", "Fira Code": "mono", "Space Mono": "mono",
+    "Roboto Mono": "mono", "Source Code Pro": "mono", "Impact": "display", "Anton": "display",
+    "Bebas Neue": "display", "Oswald": "display", "Haettenschweiler": "display",
+    "Helvetica Neue": "sans", "Helvetica": "sans", "Arial": "sans", "Inter": "sans",
+    "Roboto": "sans", "Poppins": "sans", "Montserrat": "sans", "Futura": "sans",
+    "Akzidenz-Grotesk": "sans", "Univers": "sans", "Space Grotesk": "sans", "Lato": "sans",
+    "Open Sans": "sans", "Nunito": "sans", "Verdana": "sans", "DM Sans": "sans",
+    "Georgia": "serif", "Times New Roman": "serif", "Playfair Display": "serif", "Didot": "serif",
+    "Garamond": "serif", "Baskerville": "serif", "Bodoni": "serif", "Merriweather": "serif",
+    "Lora": "serif", "Comic Sans": "script", "Pacifico": "script", "Caveat": "script",
+}  # fmt: skip
+HEADING_WORDS = ("heading", "headings", "headline", "headlines", "title", "titles", "display")
+BODY_WORDS = ("body", "paragraph", "paragraphs", "copy", "body text", "running text")
+
+MOOD_WORDS = (
+    "playful", "vibrant", "minimal", "minimalist", "brutalist", "swiss", "whimsical", "cozy",
+    "organic", "futuristic", "neon", "serene", "calm", "bold", "elegant", "luxury", "luxurious",
+    "retro", "editorial", "dark", "airy", "warm", "clean", "stark", "high-contrast", "pastel",
+    "neo-skeuomorphic", "tactile", "cinematic", "meditative", "rigorous", "friendly", "refined",
+    "gritty", "dreamy", "technical", "sci-fi", "hand-crafted", "rustic", "modern", "raw",
+)  # fmt: skip
+
+# Element cues: nouns that introduce an image, a video or a chart.
+IMAGE_NOUNS = (
+    "illustration", "illustrations", "image", "images", "photo", "photos", "photograph",
+    "photographs", "photography", "portrait", "portraits", "picture", "thumbnail", "thumbnails",
+    "artwork", "render", "rendering", "mockup", "collage", "visual", "hero image", "screenshot",
+)  # fmt: skip
+VIDEO_NOUNS = ("video", "videos", "video loop", "footage", "clip", "cinemagraph", "reel")
+CHART_NOUNS = ("chart", "graph", "sparkline", "histogram", "heatmap", "progress bars", "gauges",
+               "gauge", "visualization")  # fmt: skip
+NEGATION_GLOBAL = ("anywhere", "at all", "throughout", "entire", "whole page", "present",
+                   "appear", "the page", "only static")  # fmt: skip
+
+CHART_TYPES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("stacked-bar", ("stacked bar", "stacked column", "stacked-bar")),
+    ("grouped-bar", ("grouped bar", "clustered bar", "grouped column", "side-by-side bars")),
+    ("horizontal-bar", ("horizontal bar", "progress bars", "bar chart-style list", "ranking bar")),
+    ("donut", ("donut", "doughnut", "ring chart")),
+    ("pie", ("pie",)),
+    ("radar", ("radar", "spider")),
+    ("scatter", ("scatter", "bubble chart")),
+    ("gauge", ("gauge", "gauges", "dial")),
+    ("funnel", ("funnel",)),
+    ("area", ("area chart", "area graph", "stacked area")),
+    ("line", ("line chart", "line graph", "multi-line", "sparkline", "trend line", "curve")),
+    ("bar", ("bar chart", "bar graph", "column chart", "histogram", "bars")),
+)
+
+# Descriptive words copied into element attributes.
+VISUAL_STYLES = (
+    "flat", "vector", "isometric", "3d", "photorealistic", "realistic", "watercolor", "line art",
+    "halftone", "cartoon", "editorial", "documentary", "minimal", "abstract", "geometric",
+    "hand-drawn", "painterly", "cinematic", "grainy", "collage", "low-poly", "pixel", "neon",
+    "brutalist", "playful", "semi-flat", "retro", "monochrome", "black-and-white", "gritty",
+)  # fmt: skip
+COLOR_TONES = (
+    "warm", "cool", "pastel", "muted", "saturated", "vivid", "monochrome", "high-contrast",
+    "desaturated", "earthy", "neon", "soft", "golden", "moody", "bright", "dark", "sepia",
+)  # fmt: skip
+COMPOSITIONS = (
+    "close-up", "overhead", "top-down", "wide shot", "wide", "centered", "symmetrical",
+    "asymmetrical", "bust", "full-body", "low angle", "straight-on", "front view", "panoramic",
+    "portrait orientation", "landscape", "square", "off-center", "rule of thirds", "macro",
+)  # fmt: skip
+LIGHTINGS = (
+    "soft light", "soft lighting", "natural light", "backlit", "golden hour", "harsh",
+    "dramatic", "rim light", "studio lighting", "diffused", "glow", "glowing", "neon light",
+    "candlelight", "sunlight", "top lighting", "low-key", "high-key", "flat lighting", "dim",
+)  # fmt: skip
+
+# Image roles: first matching words win; the default depends on the section.
+IMAGE_ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("hero background", ("background image", "full-bleed", "behind the hero", "backdrop")),
+    ("portrait", ("portrait", "headshot", "bust", "profile photo", "avatar")),
+    ("product shot", ("product", "packshot", "bottle", "package", "device mockup")),
+    ("thumbnail", ("thumbnail", "thumbnails", "preview")),
+    ("icon/accent", ("icon", "badge", "emblem", "sticker", "ornament", "doodle")),
+    ("illustration", ("illustration", "drawing", "vector", "diagram")),
+    ("photo", ("photo", "photograph", "photography", "shot", "scene")),
+)
+# Aspect cues → generated image size.
+ASPECT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("1024x1536", ("portrait", "tall", "vertical", "9:16", "2:3", "3:4", "headshot", "bust")),
+    ("1024x1024", ("square", "1:1", "circle", "circular", "round", "icon", "avatar", "badge")),
+    ("1536x1024", ("banner", "wide", "panoramic", "landscape", "3:2", "16:9", "4:3", "full-width")),
+)
+VIDEO_MOTION_MEDIUM = ("dynamic", "energetic", "fast", "quick", "jump cuts", "montage", "pulsing")
+CAMERA_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("slow pan", ("pan", "panning", "dolly", "tracking", "gliding", "drifting", "drone")),
+    ("subtle zoom", ("zoom", "push-in", "push in", "ken burns")),
+)

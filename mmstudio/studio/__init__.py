@@ -1,0 +1,1 @@
+"""Application services shared by the CLI and the GUI (no Qt here)."""

@@ -1,0 +1,89 @@
+"""Creating a project from a prompt: plan, build the site, install it, evaluate, commit.
+
+The site is built in a hidden folder beside the project and the project folder is created only
+once the site is complete, so a failed or cancelled run leaves no half-made project behind.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mmstudio.pipeline.generate import ProgressCallback, build_site, no_progress, plan_page
+from mmstudio.plan import DesignPlan
+from mmstudio.project import Project
+from mmstudio.project.store import check_new_root
+from mmstudio.providers.registry import get_designer
+
+log = logging.getLogger(__name__)
+
+MAX_PROMPT_CHARS = 200_000
+
+
+@dataclass
+class NewProject:
+    """The outcome of :func:`new_project`: the project, its plan and seconds per stage."""
+
+    project: Project
+    plan: DesignPlan
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def summary(self) -> dict:
+        return {
+            **self.project.summary(),
+            "sections": len(self.plan.sections),
+            "images": len(self.plan.images),
+            "videos": len(self.plan.videos),
+            "charts": len(self.plan.charts),
+            "timings": self.timings,
+        }
+
+
+def check_prompt(prompt: str) -> str:
+    """The prompt, stripped; raises ValueError (one line) when it is empty or too long."""
+    text = prompt.strip()
+    if not text:
+        raise ValueError("the prompt is empty; describe the page you want")
+    if len(text) > MAX_PROMPT_CHARS:
+        raise ValueError(f"the prompt has {len(text)} characters; the limit is {MAX_PROMPT_CHARS}")
+    return text
+
+
+async def new_project(
+    root: Path,
+    prompt: str,
+    *,
+    provider: str = "offline",
+    concurrency: int = 2,
+    progress: ProgressCallback = no_progress,
+) -> NewProject:
+    """Generate a new project at ``root`` from ``prompt``.
+
+    Raises ValueError (bad prompt or provider), ProjectError (``root`` taken) and designer
+    errors; in every failure case nothing is left at ``root``."""
+    prompt = check_prompt(prompt)
+    root = check_new_root(root)
+    designer = get_designer(provider)
+    started = time.perf_counter()
+    progress("plan", 0, 1, "planning the page")
+    plan, plan_seconds = await plan_page(prompt, designer)
+    progress("plan", 1, 1, f"{len(plan.sections)} sections, {len(list(plan.elements()))} assets")
+    root.parent.mkdir(parents=True, exist_ok=True)
+    workspace = Path(tempfile.mkdtemp(prefix=f".{root.name}.building-", dir=root.parent))
+    try:
+        site = workspace / "site"
+        site.mkdir()
+        build = await build_site(plan, designer, site, concurrency=concurrency, progress=progress)
+        project = Project.create(root, prompt=prompt, provider=designer.name, title=plan.title)
+        project.install_site(site)
+        project.write_plan(plan)
+    finally:
+        shutil.rmtree(workspace, ignore_errors=True)
+    timings = {"plan": round(plan_seconds, 3), **build.timings}
+    timings["total"] = round(time.perf_counter() - started, 3)
+    project.commit("Generated from the prompt")
+    return NewProject(project=project, plan=plan, timings=timings)

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Set up MM Studio in this checkout and run the main job on the demo prompt.
+#
+#   scripts/setup.sh            set up, then generate demo-project/ from resources/demo/prompt.txt
+#   scripts/setup.sh --no-demo  set up only (the test command uses this)
+#
+# Makes .venv/ (Python deps + this package, editable), installs the npm deps (ECharts) and copies
+# them into resources/vendor/, and finds a Chromium for Playwright: Playwright's own download where
+# that works, else the system's chromium, installing Debian's package when running as root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+demo=1
+[ "${1:-}" = "--no-demo" ] && demo=0
+say() { printf '==> %s\n' "$*" >&2; }
+as_root_on_debian() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
+apt_updated=0
+apt_install() {
+  [ "$apt_updated" = 1 ] || { apt-get update -qq >&2; apt_updated=1; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+}
+
+# --- Python ------------------------------------------------------------------------------
+python=${PYTHON:-python3}
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || {
+  echo "error: MM Studio needs Python 3.11 or newer as \$PYTHON or python3" >&2; exit 1; }
+if [ ! -x .venv/bin/python ]; then
+  say "creating .venv"
+  "$python" -m venv .venv || { as_root_on_debian && apt_install python3-venv && "$python" -m venv .venv; }
+fi
+stamp=.venv/.mmstudio-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  say "installing Python packages (first run downloads PySide6, Playwright, …)"
+  .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+  touch "$stamp"
+fi
+
+# --- npm (ECharts, vendored into generated sites) -----------------------------------------
+if ! command -v npm >/dev/null 2>&1; then
+  if as_root_on_debian; then say "installing Node.js and npm"; apt_install nodejs npm
+  else echo "error: npm not found; install Node.js (it brings npm) and run this again" >&2; exit 1; fi
+fi
+if [ ! -f node_modules/echarts/dist/echarts.min.js ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error >&2
+fi
+mkdir -p resources/vendor
+cp node_modules/echarts/dist/echarts.min.js resources/vendor/echarts.min.js
+
+# --- a Chromium for Playwright ---------------------------------------------------------------
+have_browser() { .venv/bin/python -c 'from mmstudio.render import find_browser as f; import sys; sys.exit(f().executable is None)' 2>/dev/null; }
+if ! have_browser; then
+  say "installing Chromium for Playwright"
+  if ! timeout 600 .venv/bin/python -m playwright install chromium >/dev/null 2>&1; then
+    if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+      if as_root_on_debian; then say "Playwright's download failed; installing Debian's chromium"; apt_install chromium fonts-liberation
+      else echo "warning: no Chromium found: run 'python -m playwright install chromium' or install your system's chromium" >&2; fi
+    fi
+  fi
+fi
+have_browser || echo "warning: no usable Chromium; rendering and evaluation will not work (see mmstudio doctor)" >&2
+
+say "set-up done: $(.venv/bin/mmstudio --version)"
+[ "$demo" = 1 ] || exit 0
+
+# --- the main job on the demo prompt ----------------------------------------------------------
+rm -rf demo-project
+.venv/bin/mmstudio new demo-project --prompt-file resources/demo/prompt.txt
