@@ -151,6 +151,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_gui(args: argparse.Namespace) -> int:
+    from mmstudio.gui.app import run
+
+    project = Path(args.project) if args.project else None
+    return run(project, Path(args.screenshot) if args.screenshot else None)
+
+
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -199,6 +206,11 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, default=None, help="only the first N prompts")
 
 
+def _gui_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("project", nargs="?", help="project folder to open")
+    p.add_argument("--screenshot", help="save the window as this PNG once loaded, then quit")
+
+
 def _no_args(p: argparse.ArgumentParser) -> None:
     return None
 
@@ -209,6 +221,7 @@ _COMMANDS: list[tuple[str, Callable[[argparse.Namespace], int], str, Callable]] 
     ("history", cmd_history, "list the project's versions", _project_arg),
     ("restore", cmd_restore, "make an earlier version current", _restore_args),
     ("bench", cmd_bench, "run the generator over a JSONL file of prompts", _bench_args),
+    ("gui", cmd_gui, "open the desktop app (optionally on a project)", _gui_args),
     ("doctor", cmd_doctor, "check the installation (browser, ffmpeg, vendored files)", _no_args),
 ]
 

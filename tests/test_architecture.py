@@ -43,6 +43,7 @@ def test_core_modules_import_without_qt():
 
     code = (
         "import sys; sys.modules['PySide6'] = None; sys.modules['qasync'] = None\n"
-        "import mmstudio.cli, mmstudio.plan, mmstudio.report, mmstudio.project, mmstudio.studio.create"
+        "import mmstudio.cli, mmstudio.plan, mmstudio.report, mmstudio.project\n"
+        "import mmstudio.studio.create, mmstudio.studio.bench"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -76,5 +76,5 @@ def test_export_skips_symlinks_pointing_out(site, tmp_path):
 
 
 def test_export_needs_an_index(tmp_path):
-    with pytest.raises(ExportError, match="index.html"):
+    with pytest.raises(ExportError, match=r"index\.html"):
         export_site(tmp_path, tmp_path / "out")

@@ -83,6 +83,12 @@ def is_dark(hex_colour: str) -> bool:
     return contrast(hex_colour, "#ffffff") > contrast(hex_colour, "#111111")
 
 
+def _is_neutral(hex_colour: str) -> bool:
+    """True for greys and near-greys (channel spread under 48 of 255): fit for body text."""
+    channels = rgb(hex_colour)
+    return max(channels) - min(channels) < 48
+
+
 def readable(background: str, candidates: list[str], minimum: float = 4.5) -> str:
     """The first candidate with at least ``minimum`` contrast on ``background``, else the best of
     the candidates plus near-black / near-white."""
@@ -138,8 +144,8 @@ def page_background(layout: GlobalLayout, moods: frozenset[str]) -> str:
 def tone_for(layout: GlobalLayout, bg: str, moods: frozenset[str]) -> Tone:
     """Contrast-checked colours for text, cards, buttons and accents on background ``bg``."""
     palette = [c.hex for c in layout.palette]
-    planned_text = find_role(layout, "text")
-    text = readable(bg, [c for c in (planned_text, *palette) if c])
+    neutrals = sorted((c for c in palette if _is_neutral(c)), key=lambda c: -contrast(c, bg))
+    text = readable(bg, [c for c in (find_role(layout, "text"), *neutrals) if c])
     muted = readable(bg, [c for c in (find_role(layout, "muted"), mix(text, bg, 0.3)) if c])
     surface = find_role(layout, "surface") or mix(bg, text, 0.06 if is_dark(bg) else 0.035)
     if contrast(surface, bg) > 3 or surface == bg:
@@ -156,7 +162,7 @@ def tone_for(layout: GlobalLayout, bg: str, moods: frozenset[str]) -> Tone:
         text=text,
         muted=muted,
         surface=surface,
-        card_text=readable(surface, [text, *palette]),
+        card_text=readable(surface, [text, *neutrals]),
         border=border,
         primary=primary,
         on_primary=readable(primary, [bg, text, "#ffffff", "#111111"]),
@@ -233,11 +239,24 @@ def mood_tokens(moods: frozenset[str], dashboard: bool) -> dict[str, str]:
     if "tactile" in moods:
         tokens |= {"radius": "20px", "radius_small": "12px", "shadow": _TACTILE_SHADOW}
     if "editorial" in moods:
-        tokens |= {"radius": "4px", "radius_small": "2px", "shadow": "none", "heading_weight": "600"}
+        tokens |= {
+            "radius": "4px",
+            "radius_small": "2px",
+            "shadow": "none",
+            "heading_weight": "600",
+        }
     if "neon" in moods:
-        tokens |= {"radius": "12px", "shadow": "0 0 0 1px rgba(255,255,255,.04), 0 0 24px -8px var(--accent)"}
+        tokens |= {
+            "radius": "12px",
+            "shadow": "0 0 0 1px rgba(255,255,255,.04), 0 0 24px -8px var(--accent)",
+        }
     if "swiss" in moods:
-        tokens |= {"radius": "0", "radius_small": "0", "shadow": "none", "heading_tracking": "-0.03em"}
+        tokens |= {
+            "radius": "0",
+            "radius_small": "0",
+            "shadow": "none",
+            "heading_tracking": "-0.03em",
+        }
     if "brutalist" in moods:
         tokens |= _BRUTALIST
     if dashboard:
@@ -247,7 +266,8 @@ def mood_tokens(moods: frozenset[str], dashboard: bool) -> dict[str, str]:
 
 _SOFT_SHADOW = "0 2px 0 rgba(0,0,0,.04), 0 12px 30px -10px rgba(0,0,0,.18)"
 _TACTILE_SHADOW = (
-    "0 1px 0 rgba(255,255,255,.6) inset, 0 2px 4px rgba(0,0,0,.08), 0 14px 30px -12px rgba(0,0,0,.3)"
+    "0 1px 0 rgba(255,255,255,.6) inset, 0 2px 4px rgba(0,0,0,.08), "
+    "0 14px 30px -12px rgba(0,0,0,.3)"
 )
 _BRUTALIST = {
     "radius": "0",
@@ -285,20 +305,45 @@ def _css_environment() -> Environment:
     )
 
 
+def uses_rhythm(plan: DesignPlan, moods: frozenset[str]) -> bool:
+    """True when untinted main sections alternate with a lightly tinted band (not for dashboards
+    and for the flat moods — brutalist and Swiss pages use rules instead)."""
+    dashboard = plan.page_kind == "dashboard" or plan.layout.structure == "sidebar-dashboard"
+    return not dashboard and not moods & {"brutalist", "swiss"}
+
+
+def _default_background(
+    plan: DesignPlan, section: Section, index: int, moods: frozenset[str], page_bg: str
+) -> str | None:
+    """Background of a section the plan left unset: footer → surface; every other main section
+    (rhythm pages) → a light tint of the primary (playful, tactile) or of the text colour."""
+    tone = tone_for(plan.layout, page_bg, moods)
+    if section.kind == "footer":
+        return tone.surface
+    if section.kind in ("header", "hero", "sidebar") or index % 2 == 0:
+        return None
+    if not uses_rhythm(plan, moods):
+        return None
+    target = tone.primary if moods & {"playful", "tactile"} else tone.text
+    return mix(page_bg, target, 0.07 if is_dark(page_bg) else 0.045)
+
+
 def section_rules(plan: DesignPlan, moods: frozenset[str], variables: dict[str, str]) -> list[str]:
     """One CSS rule per section whose background differs from the page: its background and the
     tone (text, cards, buttons) recomputed for it."""
     rules = []
     page_bg = page_background(plan.layout, moods)
-    for section in plan.sections:
+    for index, section in enumerate(plan.sections):
         bg = section_background(plan.layout, section)
-        if section.kind == "footer" and bg is None:
-            bg = tone_for(plan.layout, page_bg, moods).surface
+        if bg is None:
+            bg = _default_background(plan, section, index, moods, page_bg)
         if not bg or bg == page_bg:
             continue
         tone = tone_for(plan.layout, bg, moods)
         selector = f'[data-mm-section="{section.id}"]'
-        rules.append(f"{selector} {{ {tone_declarations(tone, variables)} background: var(--bg); }}")
+        rules.append(
+            f"{selector} {{ {tone_declarations(tone, variables)} background: var(--bg); }}"
+        )
     return rules
 
 
@@ -324,5 +369,6 @@ def render_css(plan: DesignPlan, content_width_px: int) -> str:
         "moods": sorted(moods),
         "max_width": int(content_width_px),
         "section_rules": section_rules(plan, moods, variables),
+        "rhythm": uses_rhythm(plan, moods),
     }
     return _css_environment().get_template("page.css.j2").render(**context)

@@ -16,10 +16,14 @@ from mmstudio.providers.offline import vocabulary as vocab
 
 QUOTE_RE = re.compile(r"[“\"]([^”\"\n]{2,80})[”\"]")
 HEX_RE = re.compile(r"#[0-9a-fA-F]{6}\b")
+_ANY_QUOTE_RE = re.compile(r"“[^”\n]{0,600}”|\"[^\"\n]{0,600}\"")
 _DATASET_RE = re.compile(r"^#{2,4}\s*(?:dataset|data set|data)\b.*$", re.I | re.M)
 _TITLE_LINE_RE = re.compile(r"^\s*(?:\*\*(.+?)\*\*|#{2,6}\s*(.+?))\s*:?\s*$")
 _SEPARATOR_RE = re.compile(r"^\|?\s*:?-{2,}")
-_NUMBER_RE = re.compile(r"^[+\-−]?[$€£]?\s*[+\-−]?\d[\d,]*(?:\.\d+)?\s*(?:%|k|m|[a-z]{0,3})?$", re.I)
+_NUMBER_RE = re.compile(
+    r"^[+\-−]?[$€£]?\s*[+\-−]?\d[\d,]*(?:\.\d+)?\s*(?:%|k|m|[a-z]{0,3})?$", re.I
+)
+_NAME_STOP = {"from", "to", "in", "a", "an", "the", "with", "and", "of", "is", "uses", "on", "or"}
 _MAX_QUOTE_RUN = 400  # chars a straight-quote span may run before we assume it was unpaired
 
 
@@ -60,6 +64,12 @@ def split_dataset(prompt: str) -> tuple[str, str]:
     return prompt[: match.start()], prompt[match.end() :]
 
 
+def blank_quotes(text: str, fill: str = " ") -> str:
+    """``text`` with the inside of every “…”/"…" span (any length up to 600) replaced by
+    ``fill``, so keyword rules never read the page's own copy; offsets are kept."""
+    return _ANY_QUOTE_RE.sub(lambda m: m.group()[0] + fill * (len(m.group()) - 2) + m.group()[-1], text)
+
+
 def find_quotes(text: str) -> list[Quote]:
     """Every quoted string of ``text`` (judge's QUOTE_RE), in order, skipping blank ones."""
     found = []
@@ -83,8 +93,11 @@ def split_units(prose: str) -> list[Unit]:
         for start, end in _sentence_spans(line.group()):
             text = line.group()[start:end].strip()
             if len(text) > 1:
-                offset = line.start() + start + (len(line.group()[start:end]) - len(
-                    line.group()[start:end].lstrip()))
+                offset = (
+                    line.start()
+                    + start
+                    + (len(line.group()[start:end]) - len(line.group()[start:end].lstrip()))
+                )
                 units.append(Unit(offset, offset + len(text), text, paragraph))
         paragraph += 1
     return units
@@ -101,7 +114,7 @@ def _sentence_spans(line: str) -> list[tuple[int, int]]:
                     spans.append((start, i + 1))
                     start = i + 1
             continue
-        if char in "“\"":
+        if char in '“"':
             inside, opened = char, i
         elif (char in ".!?" and _starts_sentence(line, i + 1)) or char == ";":
             spans.append((start, i + 1))
@@ -163,7 +176,9 @@ def _table_regex(table: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[re.Pat
     return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.I), owner
 
 
-def keyword_hits(text: str, table: tuple[tuple[str, tuple[str, ...]], ...]) -> list[tuple[int, str]]:
+def keyword_hits(
+    text: str, table: tuple[tuple[str, tuple[str, ...]], ...]
+) -> list[tuple[int, str]]:
     """``[(offset, key), …]`` for every word of ``table`` found in ``text``, in text order."""
     pattern, owner = _table_regex(table)
     return [(m.start(), owner[m.group().lower()]) for m in pattern.finditer(text)]
@@ -207,11 +222,11 @@ def color_role(text: str, at: int, end: int) -> str | None:
 
 def color_name(text: str, at: int) -> str | None:
     """The colour words written just before a hex (``bubblegum pink (#FF66A3)``), else None."""
-    match = re.search(r"((?:[a-z-]+\s){0,2}[a-z-]+)\s*\(?\s*$", text[max(0, at - 40) : at], re.I)
-    if not match:
-        return None
-    name = match.group(1).strip().lower()
-    if any(c in name for c in vocab.NAMED_COLORS) or name.split()[-1] in vocab.NAMED_COLORS:
+    words = re.findall(r"[a-z-]+", text[max(0, at - 40) : at].lower())[-3:]
+    while words and words[0] in _NAME_STOP:
+        words.pop(0)
+    name = " ".join(words)
+    if words and (name in vocab.NAMED_COLORS or words[-1] in vocab.NAMED_COLORS):
         return name[:80]
     return None
 

@@ -12,16 +12,25 @@ PAGE_KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("dashboard", ("dashboard", "control center", "command center", "analytics")),
     ("event", ("event", "conference", "festival", "summit", "camp", "workshop series", "meetup")),
     ("portfolio", ("portfolio", "showreel")),
-    ("ecommerce", ("e-commerce", "ecommerce", "online store", "shop", "storefront", "product page")),
+    (
+        "ecommerce",
+        ("e-commerce", "ecommerce", "online store", "shop", "storefront", "product page"),
+    ),
     ("docs", ("documentation", "docs site", "api reference", "handbook")),
-    ("editorial", ("editorial", "magazine", "research", "journal", "blog", "archive", "newsletter")),
+    (
+        "editorial",
+        ("editorial", "magazine", "research", "journal", "blog", "archive", "newsletter"),
+    ),
     ("landing", ("landing page", "homepage", "home page", "website", "site")),
 )
 
 # Section kinds (plan.SECTION_KINDS) and the nouns that introduce them, in priority order.
 SECTION_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("footer", ("footer",)),
-    ("header", ("header", "navigation bar", "nav bar", "navbar", "top bar", "masthead", "top strip")),
+    (
+        "header",
+        ("header", "navigation bar", "nav bar", "navbar", "top bar", "masthead", "top strip"),
+    ),
     ("hero", ("hero", "first viewport", "above the fold", "splash")),
     ("sidebar", ("sidebar", "side bar", "side panel", "left rail", "side navigation")),
     ("stats", ("kpi", "kpis", "stats", "statistics", "metric tiles", "stat cards", "counters")),
@@ -30,10 +39,14 @@ SECTION_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("testimonials", ("testimonial", "testimonials", "reviews", "quotes from")),
     ("pricing", ("pricing", "price", "plans", "tickets", "ticket", "membership tiers")),
     ("timeline", ("timeline", "schedule", "agenda", "roadmap", "itinerary", "program")),
-    ("team", ("team", "speakers", "speaker", "crew", "faculty", "instructors", "mentors", "people")),
+    (
+        "team",
+        ("team", "speakers", "speaker", "crew", "faculty", "instructors", "mentors", "people"),
+    ),
     ("gallery", ("gallery", "mosaic", "showcase", "selected work", "projects", "case studies")),
     ("form", ("form", "newsletter", "sign-up", "signup", "subscribe", "contact", "rsvp")),
-    ("features", ("features", "feature", "benefits", "modules", "tracks", "categories", "courses")),
+    ("features", ("features section", "feature cards", "feature grid", "key features", "benefits",
+                  "modules", "tracks", "categories", "courses")),
     ("cta", ("call to action", "call-to-action", "cta", "closing band")),
 )
 
@@ -62,13 +75,15 @@ SLOT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("subtitle", ("subheading", "subheadline", "sub-headline", "subtitle", "tagline", "subtext",
                   "strapline", "intro line", "lede", "deck")),
     ("tag", ("tag", "tags", "chip", "chips", "badge", "badges", "pill", "pills", "label",
-             "labels", "labeled", "labelled", "sticker", "eyebrow", "capsule", "kicker", "legend")),
+             "labels", "sticker", "eyebrow", "capsule", "kicker", "legend", "words")),
+    ("paragraph", ("line of text", "sentence", "paragraph", "bio", "blurb", "note", "description",
+                   "body text", "small print", "footnote", "disclaimer", "copy")),
     ("kpi", ("kpi", "kpis", "stat", "stats", "metric", "metrics", "counter", "counters")),
     ("caption", ("caption", "captions", "captioned")),
     ("field", ("placeholder", "input", "field", "dropdown", "search bar", "search box")),
     ("quote", ("quote", "testimonial", "pull quote", "pull-quote", "blockquote")),
     ("item", ("items", "list", "steps", "step", "cards", "card", "tiles", "tile", "rows", "bullet",
-              "bullets", "columns", "column", "entries", "reads")),
+              "bullets", "columns", "column", "entries")),
 )  # fmt: skip
 
 # Palette roles and the words near a colour that give them (nearest word wins).
@@ -153,8 +168,8 @@ MOOD_WORDS = (
 # Element cues: nouns that introduce an image, a video or a chart.
 IMAGE_NOUNS = (
     "illustration", "illustrations", "image", "images", "photo", "photos", "photograph",
-    "photographs", "photography", "portrait", "portraits", "picture", "thumbnail", "thumbnails",
-    "artwork", "render", "rendering", "mockup", "collage", "visual", "hero image", "screenshot",
+    "photographs", "portrait", "portraits", "picture", "thumbnail", "thumbnails",
+    "artwork", "rendering", "mockup", "collage", "hero image", "screenshot",
 )  # fmt: skip
 VIDEO_NOUNS = ("video", "videos", "video loop", "footage", "clip", "cinemagraph", "reel")
 CHART_NOUNS = ("chart", "graph", "sparkline", "histogram", "heatmap", "progress bars", "gauges",

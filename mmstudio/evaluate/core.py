@@ -1,0 +1,159 @@
+"""Evaluate one page: render it in the warm browser, run the measured checks, score, route.
+
+The judge (an LLM reading the screenshot) adds issues with ``source="judge"`` to the same Report
+later; nothing here depends on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import tempfile
+import time
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from mmstudio.plan import DesignPlan
+from mmstudio.render import Render, get_renderer
+from mmstudio.render.model import MediaProbe
+from mmstudio.report import RenderInfo, Report
+
+from .assets import check_elements
+from .colour import check_contrast, check_palette
+from .findings import Element, Findings, Kind
+from .page_checks import check_page, check_plan
+from .scoring import failed_scores, score
+
+log = logging.getLogger(__name__)
+
+_KIND_BY_TAG: dict[str, Kind] = {"img": "image", "video": "video", "iframe": "chart"}
+
+
+def resolve_target(path: Path) -> tuple[Path, str, DesignPlan | None]:
+    """(site folder, page file name, plan) for a project folder (``plan.json`` + ``site/``), a
+    site folder (with ``index.html``) or an HTML file.
+
+    Raises FileNotFoundError or ValueError with a one-line message."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path} does not exist")
+    if path.is_file():
+        if path.suffix.lower() not in (".html", ".htm"):
+            raise ValueError(f"{path} is not an HTML file")
+        return path.parent, path.name, None
+    if (path / "site").is_dir() and (path / "site" / "index.html").is_file():
+        return path / "site", "index.html", _plan(path / "plan.json")
+    if (path / "index.html").is_file():
+        return path, "index.html", None
+    pages = sorted(path.glob("*.html"))
+    if pages:
+        return path, pages[0].name, None
+    raise FileNotFoundError(f"no index.html in {path} (nor a site/ folder of a project)")
+
+
+def _plan(path: Path) -> DesignPlan | None:
+    if not path.is_file():
+        return None
+    try:
+        return DesignPlan.model_validate_json(path.read_text(encoding="utf-8"))
+    except (ValidationError, ValueError) as exc:
+        raise ValueError(f"{path} is not a valid plan: {str(exc).splitlines()[0]}") from exc
+
+
+async def evaluate(
+    target: Path,
+    *,
+    viewport_width: int = 1280,
+    extra_viewports: tuple[int, ...] = (390,),
+    out_dir: Path | None = None,
+    plan: DesignPlan | None = None,
+) -> Report:
+    """Render ``target`` (site folder, HTML file or project folder) and measure it.
+
+    Screenshots and crops go to ``out_dir`` (a new temp dir when None). A render that fails or
+    times out gives a Report whose issues say so and whose scores are 0 — never a good score.
+    Raises FileNotFoundError/ValueError only for a target that cannot be resolved."""
+    started = time.perf_counter()
+    site_dir, page, found_plan = resolve_target(Path(target))
+    plan = plan or found_plan
+    out = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="mmstudio-eval-"))
+    render = await get_renderer().render(
+        site_dir, page, viewport_width, out, extra_viewports=tuple(extra_viewports)
+    )
+    t0 = time.perf_counter()
+    report = await asyncio.to_thread(build_report, render, plan)
+    report.target = str(Path(site_dir) / page)
+    report.timings.update(render.timings)
+    report.timings["checks_s"] = round(time.perf_counter() - t0, 3)
+    report.timings["evaluate_s"] = round(time.perf_counter() - started, 3)
+    return report
+
+
+def build_report(render: Render, plan: DesignPlan | None = None) -> Report:
+    """The Report of one render (pure: reads the render's files, writes nothing)."""
+    info = RenderInfo(
+        viewport=dict(render.viewport), page_size=dict(render.page_size), screenshot=render.screenshot
+    )
+    elements = _elements(render, plan)
+    found = Findings(elements)
+    if render.failure or render.probe is None:
+        return _failed(render, plan, elements, found, info)
+    check_elements(render, elements, found)
+    check_page(render, elements, found)
+    if plan is not None:
+        check_plan(render, plan, found)
+    check_contrast(render, found)
+    check_palette(render, elements, plan, found)
+    _attach_crops(render, found)
+    scores, rows = score(found.issues, elements)
+    return Report(scores=scores, elements=rows, issues=found.issues, render=info)
+
+
+def _failed(render, plan, elements, found: Findings, info: RenderInfo) -> Report:
+    reason = render.failure or "the page could not be probed"
+    found.add(
+        "render-failed",
+        f"Evaluation failed: {reason}. The page was not scored.",
+        failure=reason,
+        timeouts=render.script_timeouts or None,
+    )
+    kinds = {e.kind for e in elements.values()}
+    _scores, rows = score([], elements)
+    for row in rows:
+        row.score = 0.0
+    return Report(scores=failed_scores(kinds), elements=rows, issues=found.issues, render=info)
+
+
+def _elements(render: Render, plan: DesignPlan | None) -> dict[str, Element]:
+    """Planned elements (found on the page or not) plus media discovered on the page."""
+    planned = {e.id: e for e in plan.elements()} if plan else {}
+    media = {m.id: m for m in render.probe.media} if render.probe else {}
+    elements: dict[str, Element] = {}
+    for element_id, spec in planned.items():
+        probe = media.get(element_id)
+        path = probe.path if probe and probe.path else spec.save_path
+        elements[element_id] = Element(element_id, spec.kind, path, True, probe)
+    for element_id, probe in media.items():
+        if element_id in elements or not element_id:
+            continue
+        kind = _kind(probe)
+        if kind is not None:
+            elements[element_id] = Element(element_id, kind, probe.path, False, probe)
+    return elements
+
+
+def _kind(media: MediaProbe) -> Kind | None:
+    if media.tag in _KIND_BY_TAG:
+        return _KIND_BY_TAG[media.tag]
+    if media.tag == "canvas" or media.graphics:
+        return "chart"
+    return None
+
+
+def _attach_crops(render: Render, found: Findings) -> None:
+    """Put the element's crop path into the evidence of each of its issues."""
+    for issue in found.issues:
+        crop = render.crops.get(issue.element or "")
+        if crop and "crop" not in issue.evidence:
+            issue.evidence["crop"] = crop

@@ -1,0 +1,90 @@
+"""Turn routed issues into the six MM-WebAgent scores (rules and weights in :mod:`.table`)."""
+
+from __future__ import annotations
+
+from statistics import fmean
+
+from mmstudio.report import ElementScore, Issue, Scores
+
+from .findings import Element
+from .table import AESTHETIC_BUCKET, CHECKS, GRADES, VIDEO_DEDUCTION
+
+_SEVERITY_SCALE = {"critical": 1.0, "major": 1.0, "minor": 0.5}
+
+
+def _penalty(issue: Issue) -> float:
+    """p of one issue; a severity lowered below the table's halves it."""
+    row = CHECKS.get(issue.code)
+    if row is None:
+        return {"critical": 0.5, "major": 0.2, "minor": 0.1}[issue.severity]
+    if issue.severity != row.severity and issue.severity == "minor":
+        return row.penalty * 0.5
+    return row.penalty
+
+
+def weighted(issues: list[Issue], dimension: str) -> float:
+    """Layout/style: max(0, 1 − 0.5·Σp) over the issues of ``dimension`` (MM-WebAgent)."""
+    total = sum(_penalty(i) for i in issues if i.dimension == dimension)
+    return round(max(0.0, 1.0 - 0.5 * total), 4)
+
+
+def element_score(element: Element) -> float:
+    """0–1: image/chart lose 0.2 per distinct issue of their own dimension, video loses
+    :data:`VIDEO_DEDUCTION` by severity; 0 when the visitor cannot see it or it is missing."""
+    own = [i for i in element.issues if i.dimension == element.kind]
+    if element.probe is None or any(CHECKS.get(i.code, None) and CHECKS[i.code].zeroes for i in own):
+        return 0.0
+    codes = {i.code for i in own}
+    if element.kind == "video":
+        loss = sum(VIDEO_DEDUCTION[i.severity] for i in own)
+    else:
+        loss = 0.2 * len(codes)
+    return round(max(0.0, 1.0 - loss), 4)
+
+
+def _grade(value: float) -> float:
+    return min(GRADES, key=lambda g: abs(g - value))
+
+
+def aesthetics(issues: list[Issue]) -> tuple[float, dict[str, float]]:
+    """Mean of five grades in {0.2 … 1.0}: balance, typography, colour, polish, overall."""
+    loss = dict.fromkeys(("balance", "typography", "colour", "polish"), 0.0)
+    for issue in issues:
+        bucket = AESTHETIC_BUCKET.get(issue.code, "polish")
+        loss[bucket] += 0.1 if issue.severity == "minor" else 0.2
+    grades = {k: _grade(max(0.2, 1.0 - v)) for k, v in loss.items()}
+    grades["overall"] = _grade(fmean(grades.values()))
+    return round(fmean(grades.values()), 4), grades
+
+
+def score(issues: list[Issue], elements: dict[str, Element]) -> tuple[Scores, list[ElementScore]]:
+    """Dimension scores (None where the page has no such element) and per-element scores."""
+    rows = [
+        ElementScore(
+            id=e.id,
+            kind=e.kind,
+            path=e.path,
+            score=element_score(e),
+            issues=[i.id for i in e.issues],
+        )
+        for e in elements.values()
+    ]
+    by_kind: dict[str, list[float]] = {}
+    for row in rows:
+        by_kind.setdefault(row.kind, []).append(row.score or 0.0)
+    value, _grades = aesthetics(issues)
+    scores = Scores(
+        layout=weighted(issues, "layout"),
+        style=weighted(issues, "style"),
+        aesthetics=value,
+        **{kind: round(fmean(vals), 4) for kind, vals in by_kind.items()},
+    )
+    return scores.with_overall(), rows
+
+
+def failed_scores(kinds: set[str]) -> Scores:
+    """Scores of an evaluation that could not run: 0 everywhere that applies — never a pass
+    (MM-WebAgent scores an unparseable judge reply 1.0; we do the opposite)."""
+    values = {"layout": 0.0, "style": 0.0, "aesthetics": 0.0}
+    values.update(dict.fromkeys(kinds, 0.0))
+    return Scores(**values).with_overall()

@@ -1,0 +1,103 @@
+"""Starting the desktop app: ``mmstudio gui [PROJECT] [--screenshot PNG]`` / ``mmstudio-gui``.
+
+QtWebEngine must be imported and its URL scheme registered before the QApplication exists; as
+root it needs its sandbox off. The asyncio loop is qasync's ``QEventLoop`` set as the current loop
+(not ``qasync.run``, whose global loop policy breaks loops in other threads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+
+def _prepare_environment() -> None:
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def run(project: Path | None = None, screenshot: Path | None = None, delay_s: float = 2.5) -> int:
+    """Run the app; with ``screenshot``, save the window as PNG ``delay_s`` seconds after the
+    preview loads, then quit. Returns the exit status; raises ProjectError (before any window
+    opens) when ``project`` is not an openable project."""
+    from mmstudio.project import Project
+
+    if project is not None:
+        Project.open(project).read_plan()
+    _prepare_environment()
+    import PySide6.QtWebEngineWidgets  # noqa: F401  (must precede QApplication)
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    from mmstudio.gui.site_scheme import register_scheme
+
+    register_scheme()
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("MM Studio")
+    _apply_theme(app)
+    from mmstudio.gui.main_window import MainWindow
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    window = MainWindow()
+    window.show()
+    if project is not None:
+        window.open_project(project)
+    if screenshot is not None:
+        _schedule_screenshot(app, window, screenshot, delay_s)
+    with loop:
+        loop.run_until_complete(_until_quit(app))
+    return 0
+
+
+def _apply_theme(app) -> None:
+    from mmstudio.resources import data_dir
+
+    qss = data_dir("ui") / "studio.qss"
+    if qss.is_file():
+        app.setStyleSheet(qss.read_text(encoding="utf-8"))
+
+
+def _schedule_screenshot(app, window, path: Path, delay_s: float) -> None:
+    from PySide6.QtCore import QTimer
+
+    def save() -> None:
+        window.grab().save(str(path))
+        app.quit()
+
+    def loaded(_ok: bool) -> None:
+        QTimer.singleShot(int(delay_s * 1000), save)
+
+    if window.project is None:
+        QTimer.singleShot(int(delay_s * 1000), save)
+    else:
+        window.view.loadFinished.connect(loaded)
+
+
+async def _until_quit(app) -> None:
+    done = asyncio.Event()
+    app.aboutToQuit.connect(done.set)
+    await done.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``mmstudio-gui`` script."""
+    parser = argparse.ArgumentParser(prog="mmstudio-gui", description="MM Studio desktop app")
+    parser.add_argument("project", nargs="?", help="project folder to open")
+    parser.add_argument("--screenshot", help="save the window as this PNG, then quit")
+    args = parser.parse_args(argv)
+    from mmstudio.project import ProjectError
+
+    try:
+        return run(
+            Path(args.project) if args.project else None,
+            Path(args.screenshot) if args.screenshot else None,
+        )
+    except ProjectError as exc:
+        print(f"mmstudio-gui: error: {exc}", file=sys.stderr)
+        return 1

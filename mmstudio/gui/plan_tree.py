@@ -1,0 +1,120 @@
+"""The plan tree: page → sections → elements, each row with a score badge from the report."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import (
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+)
+
+from mmstudio.plan import DesignPlan
+from mmstudio.report import Report
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+SCORE_ROLE = Qt.ItemDataRole.UserRole + 1
+ISSUES_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+def badge_colour(score: float | None) -> QColor:
+    """Green ≥ 0.8, amber ≥ 0.5, red below, grey when not evaluated."""
+    if score is None:
+        return QColor("#9AA0A6")
+    if score >= 0.8:
+        return QColor("#2E9E5B")
+    if score >= 0.5:
+        return QColor("#E0A526")
+    return QColor("#D64545")
+
+
+class BadgeDelegate(QStyledItemDelegate):
+    """Paints column 1 as a rounded pill: the score (0–1) and the issue count."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        score = index.data(SCORE_ROLE)
+        issues = index.data(ISSUES_ROLE) or 0
+        if index.data(ID_ROLE) is None:
+            return super().paint(painter, option, index)
+        text = "–" if score is None else f"{score:.2f}"
+        if issues:
+            text += f" · {issues}"
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(option.rect).adjusted(4, 3, -4, -3)
+        rect.setWidth(min(rect.width(), 74))
+        painter.setBrush(badge_colour(score))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawRoundedRect(rect, rect.height() / 2, rect.height() / 2)
+        painter.setPen(QColor("white"))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
+        return None
+
+
+class PlanTree(QTreeWidget):
+    """Shows a DesignPlan; emits ``element_selected(id)`` when a section or element is picked."""
+
+    element_selected = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setHeaderLabels(["Plan", "Score"])
+        self.setColumnWidth(0, 230)
+        self.setItemDelegateForColumn(1, BadgeDelegate(self))
+        self.itemSelectionChanged.connect(self._selection_changed)
+        self._items: dict[str, QTreeWidgetItem] = {}
+
+    def show_plan(self, plan: DesignPlan, report: Report | None) -> None:
+        """Rebuild the tree from ``plan``, with badges from ``report`` (None: not evaluated)."""
+        self.clear()
+        self._items.clear()
+        scores = {e.id: e for e in report.elements} if report else {}
+        page = QTreeWidgetItem(self, [f"Page — {plan.title}"])
+        for colour in plan.layout.palette:
+            swatch = QTreeWidgetItem(page, [f"{colour.role}: {colour.hex}"])
+            swatch.setBackground(0, QColor(colour.hex))
+            swatch.setForeground(0, QColor("white" if _dark(colour.hex) else "black"))
+        QTreeWidgetItem(page, [f"Headings: {plan.layout.typography.heading}"])
+        QTreeWidgetItem(page, [f"Body: {plan.layout.typography.body}"])
+        for section in plan.sections:
+            row = self._row(self, section.id, f"{section.kind} · {section.title or section.id}")
+            issues = report.issues_for(section.id) if report else []
+            row.setData(1, ISSUES_ROLE, len(issues))
+            for element_id in section.element_ids:
+                element = plan.element(element_id)
+                child = self._row(row, element.id, f"{element.kind} · {element.id}")
+                score = scores.get(element.id)
+                child.setData(1, SCORE_ROLE, score.score if score else None)
+                child.setData(1, ISSUES_ROLE, len(score.issues) if score else 0)
+                QTreeWidgetItem(child, [f"role: {element.context.role}"])
+                QTreeWidgetItem(child, [f"file: {element.save_path}"])
+                QTreeWidgetItem(child, [f"prompt: {element.prompt[:120]}"])
+        self.expandToDepth(0)
+
+    def _row(self, parent, item_id: str, label: str) -> QTreeWidgetItem:
+        item = QTreeWidgetItem(parent, [label, ""])
+        item.setData(1, ID_ROLE, item_id)
+        item.setData(0, ID_ROLE, item_id)
+        item.setToolTip(0, item_id)
+        self._items[item_id] = item
+        return item
+
+    def select(self, item_id: str) -> None:
+        """Select the row of a section or element id (from a click in the preview)."""
+        item = self._items.get(item_id)
+        if item is not None and not item.isSelected():
+            self.setCurrentItem(item)
+
+    def _selection_changed(self) -> None:
+        items = self.selectedItems()
+        item_id = items[0].data(0, ID_ROLE) if items else None
+        if item_id:
+            self.element_selected.emit(item_id)
+
+
+def _dark(hex_colour: str) -> bool:
+    colour = QColor(hex_colour)
+    return colour.lightnessF() < 0.5

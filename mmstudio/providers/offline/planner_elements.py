@@ -1,0 +1,156 @@
+"""Finding the images, videos and charts a design prompt asks for (offline planner helper).
+
+An element is opened by an *introducing* mention ("a large, flat illustration", "a donut chart
+titled …", "Thumbnail: a street scene"), never by a reference ("the illustration is framed …").
+The sentences after it that keep describing it (up to :data:`_MAX_UNITS`) become its prompt.
+Negations are honoured: "no video, animation or charts … anywhere" bans a modality page-wide; "No
+image, just text" only stops that sentence from opening one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from mmstudio.plan import DataTable
+from mmstudio.providers.offline import prompt_text as pt
+from mmstudio.providers.offline import vocabulary as vocab
+
+_MAX_UNITS = 10
+_NOUNS = {"image": vocab.IMAGE_NOUNS, "video": vocab.VIDEO_NOUNS, "chart": vocab.CHART_NOUNS}
+_COMPOUND = r"(?![\s-]+(?:tutorials?|lessons?|courses?|platform|streaming|subscription|calls?|chats?|games?|editing|editors?|production|creators?|style|studio|tutor|camp))"  # noqa: E501
+_INTRO = r"\b(?:a|an|another|one|two|three|four|five|six|second|third|single|large|small)\b"
+
+
+def _alternation(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+_MENTION = {
+    kind: re.compile(
+        rf"{_INTRO}(?:[\s,]+[\w’'()/-]+){{0,6}}?[\s,-]+(?:{_alternation(nouns)})s?\b{_COMPOUND}"
+        rf"|(?<!the )(?<!this )(?<!that )\b(?:{_alternation(nouns)})s?\s*:",
+        re.I,
+    )
+    for kind, nouns in _NOUNS.items()
+}
+_NEGATION = {
+    kind: re.compile(
+        rf"\b(?:no|without|never|nor)\b(?:[\s,]+[\w-]+){{0,6}}?[\s,]+(?:{_alternation(nouns)})s?\b",
+        re.I,
+    )
+    for kind, nouns in _NOUNS.items()
+}
+_GENERIC = re.compile(r"^\W*(?:each|every|all|both)\b", re.I)
+
+
+@dataclass
+class ElementDraft:
+    """An element under construction: ``modality`` image|video|chart, the units describing it,
+    where its mention starts (prose offset), the mentioned words, and collected copy."""
+
+    modality: str
+    units: list[pt.Unit]
+    start: int
+    mention: str
+    title: str = ""
+    quotes: list[str] = field(default_factory=list)
+    data: DataTable | None = None
+
+    @property
+    def text(self) -> str:
+        """The prompt's own sentences about this element."""
+        return " ".join(u.text for u in self.units)
+
+    @property
+    def lead(self) -> str:
+        """The mention sentence from the mention on (the closest description of the element)."""
+        first = self.units[0]
+        return first.text[max(0, self.start - first.start) :]
+
+
+def negated(text: str) -> set[str]:
+    """Modalities that ``text`` says are absent ("no video", "without charts")."""
+    return {kind for kind, pattern in _NEGATION.items() if pattern.search(text)}
+
+
+def banned_modalities(units: list[pt.Unit], global_units: list[pt.Unit]) -> set[str]:
+    """Modalities the prompt bans page-wide: negated in a global sentence or in one that says
+    "anywhere", "at all", "throughout", …"""
+    banned: set[str] = set()
+    global_starts = {u.start for u in global_units}
+    for unit in units:
+        kinds = negated(unit.text)
+        if kinds and (unit.start in global_starts or pt.has_word(unit.text, vocab.NEGATION_GLOBAL)):
+            banned |= kinds
+    return banned
+
+
+def _mentions(unit: pt.Unit, banned: set[str]) -> list[ElementDraft]:
+    """The elements a unit introduces (at most one per modality)."""
+    text = pt.blank_quotes(unit.text, "x")
+    if _GENERIC.match(text):
+        return []
+    found = []
+    skip = banned | negated(text)
+    for kind in ("video", "chart", "image"):
+        match = _MENTION[kind].search(text)
+        if kind in skip or not match:
+            continue
+        if kind == "image" and any(abs(e.start - unit.start - match.start()) < 40 for e in found):
+            continue  # "a video frame showing an image" is one element
+        found.append(ElementDraft(kind, [unit], unit.start + match.start(), match.group()))
+    return found
+
+
+def find_elements(units: list[pt.Unit], section_kind: str, banned: set[str]) -> list[ElementDraft]:
+    """Element drafts of one section's units, in order; each keeps the units that describe it."""
+    elements: list[ElementDraft] = []
+    last: ElementDraft | None = None
+    for unit in units:
+        new = _mentions(unit, banned)
+        if new:
+            elements.extend(new)
+            last = new[-1]
+        elif last and len(last.units) < _MAX_UNITS and _describes(unit, last):
+            last.units.append(unit)
+        else:
+            last = None
+    return elements
+
+
+def _describes(unit: pt.Unit, element: ElementDraft) -> bool:
+    """True when a unit keeps describing ``element`` (same paragraph, not a new block)."""
+    if unit.paragraph != element.units[-1].paragraph:
+        return False
+    lowered = unit.text.lower()
+    starts_block = re.match(
+        r"^\W*(?:below|beneath|under|next|to the (?:left|right)|on the (?:left|right)|at the "
+        r"(?:top|bottom)|the (?:left|right|middle|center|top|bottom)|inside|its (?:heading|title))",
+        lowered,
+    )
+    return not starts_block or bool(re.search(r"\b(?:the|this) (?:image|illustration|video|chart|photo|"
+                                              r"scene|frame|graph)\b", lowered[:60]))  # fmt: skip
+
+
+def element_at(elements: list[ElementDraft], unit: pt.Unit, at: int) -> ElementDraft | None:
+    """The element a quote at prose offset ``at`` (in ``unit``) describes, if any."""
+    for element in reversed(elements):
+        if unit in element.units and (unit is not element.units[0] or at > element.start):
+            return element
+    return None
+
+
+def claims(element: ElementDraft, slot: str, explicit: bool, quote: pt.Quote) -> bool:
+    """Give the quote to ``element`` when it names it (a chart's title) or describes what it
+    shows (sign text in an illustration, a chart's series); buttons and nav stay in the section.
+    Returns True when the element took it."""
+    if element.modality == "chart" and slot == "title" and not element.title:
+        element.title = quote.text
+        return True
+    if slot in ("button", "nav") or (explicit and slot != "caption" and element.modality != "chart"):
+        return False
+    if sum(len(q) + 4 for q in element.quotes) + len(quote.text) > 220:
+        return False
+    element.quotes.append(quote.text)
+    return True

@@ -1,0 +1,184 @@
+"""The global look of a planned page (offline planner helper): palette with roles, typography,
+structure, content width and mood, read from the prompt's words.
+
+Every ``#rrggbb`` of the prompt enters the palette (role from the words around it, else
+``extra-N``); named colours fill the core roles the hexes leave empty; defaults (light or dark,
+as the prompt says) fill the rest, so ``layout.color(role)`` always answers for the core roles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mmstudio.providers.offline import prompt_text as pt
+from mmstudio.providers.offline import vocabulary as vocab
+
+_MAX_PALETTE = 40
+_LIGHT = {"background": "#fafaf7", "surface": "#ffffff", "text": "#1f2328", "muted": "#6b7280",
+          "primary": "#2f6fed", "accent": "#f97316", "border": "#e3e3de"}  # fmt: skip
+_DARK = {"background": "#0e1117", "surface": "#171b24", "text": "#e8ecf4", "muted": "#9aa4b2",
+         "primary": "#4f8cff", "accent": "#22d3ee", "border": "#2a3140"}  # fmt: skip
+
+
+def luminance(hex_color: str) -> float:
+    """Relative brightness 0–1 of ``#rrggbb`` (Rec. 709 weights, no gamma)."""
+    r, g, b = (int(hex_color[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _unique(role: str, used: set[str]) -> str:
+    name, n = role, 2
+    while name in used:
+        name, n = f"{role}-{n}", n + 1
+    used.add(name)
+    return name
+
+
+def palette(prompt: str, dark: bool, scope: Callable[[int], str], global_text: str) -> list[dict]:
+    """Palette entries ``{role, hex, name}``: every hex of ``prompt`` in order, then named
+    colours of the page-level sentences for empty core roles, then defaults (dark or light).
+
+    ``scope(offset)`` names the section kind an offset lies in ("" for page-level text): a
+    section's own background becomes ``<kind>-background`` so the page background stays free."""
+    entries: list[dict] = []
+    used: set[str] = set()
+    seen: set[str] = set()
+    for match in pt.HEX_RE.finditer(prompt):
+        hex_color = match.group().lower()
+        if hex_color in seen or len(entries) >= _MAX_PALETTE:
+            continue
+        seen.add(hex_color)
+        role = pt.color_role(prompt, match.start(), match.end())
+        kind = scope(match.start())
+        if role in ("background", "surface") and kind not in ("", "hero"):
+            role = f"{kind}-{role}"
+        role = _unique(role, used) if role else _unique(f"extra-{len(entries) + 1}", used)
+        entries.append({"role": role, "hex": hex_color, "name": pt.color_name(prompt, match.start())})
+    _fill_named(global_text, entries, used)
+    _promote(entries, used)
+    _fill_defaults(entries, used, dark)
+    return entries[:_MAX_PALETTE]
+
+
+def _saturation(hex_color: str) -> float:
+    r, g, b = (int(hex_color[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return max(r, g, b) - min(r, g, b)
+
+
+def _promote(entries: list[dict], used: set[str]) -> None:
+    """Give unnamed hexes (``extra-N``) the empty core roles they fit: a colour contrasting
+    the background becomes text, the most saturated ones accent then primary."""
+    background = next((e["hex"] for e in entries if e["role"] == "background"), None)
+    extras = [e for e in entries if e["role"].startswith("extra-")]
+    if "text" not in used and background:
+        far = [e for e in extras if abs(luminance(e["hex"]) - luminance(background)) > 0.45]
+        if far:
+            used.add("text")
+            far[0]["role"] = "text"
+            extras.remove(far[0])
+    for role in ("accent", "primary"):
+        vivid = sorted((e for e in extras if _saturation(e["hex"]) > 0.35),
+                       key=lambda e: -_saturation(e["hex"]))  # fmt: skip
+        if role not in used and vivid:
+            used.add(role)
+            vivid[0]["role"] = role
+            extras.remove(vivid[0])
+
+
+def _fill_named(prompt: str, entries: list[dict], used: set[str]) -> None:
+    for start, end, name, hex_color in pt.named_colors(prompt[:30000]):
+        if prompt[end : end + 4].lstrip(" (").startswith("#") or len(entries) >= _MAX_PALETTE:
+            continue
+        role = pt.color_role(prompt, start, end)
+        if role in vocab.CORE_ROLES and role not in used:
+            used.add(role)
+            entries.append({"role": role, "hex": hex_color, "name": name})
+
+
+def _fill_defaults(entries: list[dict], used: set[str], dark: bool) -> None:
+    background = next((e["hex"] for e in entries if e["role"] == "background"), None)
+    dark = dark if background is None else luminance(background) < 0.4
+    scheme = _DARK if dark else _LIGHT
+    for role in vocab.CORE_ROLES:
+        if role not in used and len(entries) < _MAX_PALETTE:
+            used.add(role)
+            entries.append({"role": role, "hex": scheme[role], "name": None})
+
+
+def typography(units: list[pt.Unit]) -> dict:
+    """``{heading, body, mono, hints}``: CSS font stacks, the named font first, from the units
+    that talk about fonts (a unit naming headings sets the heading stack, body text the body)."""
+    chosen: dict[str, str] = {}
+    hints: list[str] = []
+    for unit in units:
+        kinds = [k for _, k in pt.keyword_hits(unit.text, vocab.FONT_HINT_WORDS)]
+        names = pt.font_names(unit.text)
+        if not kinds and not names:
+            continue
+        hints += [h for h in kinds + names if h not in hints]
+        stack = _stack(names, kinds)
+        targets = _targets(unit.text)
+        for target in targets:
+            chosen.setdefault(target, stack)
+    body = chosen.get("body", vocab.FONT_STACKS["sans"])
+    mono_names = [n for n in pt.font_names(" ".join(hints)) if vocab.NAMED_FONTS[n] == "mono"]
+    return {
+        "heading": chosen.get("heading", body),
+        "body": body,
+        "mono": _stack(mono_names, ["mono"]),
+        "hints": hints[:20],
+    }
+
+
+def _targets(text: str) -> list[str]:
+    heading = pt.has_word(text, vocab.HEADING_WORDS)
+    body = pt.has_word(text, vocab.BODY_WORDS)
+    if heading and not body:
+        return ["heading"]
+    if body and not heading:
+        return ["body"]
+    return ["heading", "body"] if heading else ["body", "heading"]
+
+
+def _stack(names: list[str], kinds: list[str]) -> str:
+    """``'Courier New', 'Liberation Mono', …, monospace``: named fonts, then the installed stack."""
+    kind = next((k for k in kinds if k in vocab.FONT_STACKS), None)
+    kind = kind or (vocab.NAMED_FONTS[names[0]] if names else "sans")
+    quoted = [f"'{n}'" if " " in n else n for n in names[:3]]
+    base = vocab.FONT_STACKS[kind]
+    return ", ".join(quoted + [f for f in base.split(", ") if f not in quoted])[:300]
+
+
+def structure(text: str, page_kind: str) -> tuple[str, list[int]]:
+    """``(structure, column_ratio)`` from the opening of the prompt."""
+    lowered = text.lower()
+    options = (
+        ("sidebar-dashboard", ("sidebar", "side bar", "side navigation", "left rail")),
+        ("two-column", ("two-column", "two column", "2-column", "split layout", "two columns")),
+        ("single-column", ("single-column", "single column", "one-column", "one column")),
+        ("grid", ("grid", "multi-column", "three-column", "four-column", "bento", "columns")),
+    )
+    found = [(lowered.find(w), name) for name, words in options for w in words if w in lowered]
+    name = min(found)[1] if found else ("grid" if page_kind == "dashboard" else "single-column")
+    if name == "sidebar-dashboard" and page_kind != "dashboard":
+        name = "two-column"
+    return name, pt.column_ratio(text) if name == "two-column" else []
+
+
+def global_layout(prompt: str, prose: str, units: list[pt.Unit], global_units: list[pt.Unit],
+                  page_kind: str, scope: Callable[[int], str]) -> dict:  # fmt: skip
+    """The ``GlobalLayout`` fields as a dict (palette entries, typography, structure, width,
+    mood, description) for :class:`mmstudio.plan.GlobalLayout`."""
+    opening = " ".join(u.text for u in (global_units or units[:3]))
+    dark = pt.has_word(prose[:2000], vocab.DARK_WORDS)
+    name, ratio = structure(opening, page_kind)
+    default_width = 1440 if page_kind == "dashboard" else 1200
+    return {
+        "structure": name,
+        "column_ratio": ratio,
+        "max_width_px": pt.pixel_width(opening) or default_width,
+        "palette": palette(prompt, dark, scope, " ".join(u.text for u in global_units)),
+        "typography": typography(global_units + units),
+        "mood": pt.words_found(opening + " " + prose[:6000], vocab.MOOD_WORDS, 12),
+        "description": opening[:4000],
+    }

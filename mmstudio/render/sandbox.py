@@ -1,0 +1,166 @@
+"""The sandbox a page renders in: files from its site folder only, no network, no leaving.
+
+Invariants:
+- The site is served at :data:`ORIGIN` through ``context.route``; every request passes through
+  :meth:`Sandbox.handle`. A request is fulfilled only when it names a regular file inside the site
+  folder (after resolving symlinks and ``..``); anything else is aborted and recorded, so an external
+  font, CDN script or image becomes a finding, never a hang or a leak.
+- Once the page has loaded, a navigation of its main frame is aborted (``ERR_ABORTED`` keeps the
+  current document) and recorded; popups are closed and recorded; dialogs are dismissed and
+  recorded. Handlers never raise: a failure to answer a route is logged and the request aborted.
+"""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from .model import RequestRecord
+
+log = logging.getLogger(__name__)
+
+ORIGIN = "http://site.mmstudio.test"
+_TYPES = {
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".webp": "image/webp",
+    ".webm": "video/webm",
+    ".mp4": "video/mp4",
+    ".woff2": "font/woff2",
+    ".woff": "font/woff",
+}
+MAX_RECORDS = 200
+
+
+def content_type(path: Path) -> str:
+    """The MIME type to serve ``path`` with."""
+    return _TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0] or "text/plain"
+
+
+def site_path(url: str, site_dir: Path) -> tuple[Path | None, str]:
+    """Map a URL of :data:`ORIGIN` to a file inside ``site_dir``.
+
+    Returns (file or None, reason): reason is "" when served, else network | outside-site |
+    missing."""
+    parts = urlsplit(url)
+    if f"{parts.scheme}://{parts.netloc}" != ORIGIN:
+        return None, "network"
+    root = site_dir.resolve()
+    target = (root / unquote(parts.path).lstrip("/")).resolve()
+    if not target.is_relative_to(root):
+        return None, "outside-site"
+    if target.is_dir():
+        target = target / "index.html"
+    return (target, "") if target.is_file() else (None, "missing")
+
+
+def relative(url: str, site_dir: Path) -> str:
+    """The site-relative path of a URL of this origin ("" for other URLs)."""
+    parts = urlsplit(url)
+    if f"{parts.scheme}://{parts.netloc}" != ORIGIN:
+        return ""
+    return unquote(parts.path).lstrip("/")
+
+
+class Sandbox:
+    """Serves one site folder to one browser context and records what it refused."""
+
+    def __init__(self, site_dir: Path, page_url: str) -> None:
+        self.site_dir = site_dir
+        self.page_url = page_url
+        self.loaded = False
+        self.blocked: list[RequestRecord] = []
+        self.dialogs: list[str] = []
+        self.console_errors: list[str] = []
+        self.main_page = None
+
+    def _record(self, record: RequestRecord) -> None:
+        if len(self.blocked) < MAX_RECORDS:
+            self.blocked.append(record)
+
+    async def handle(self, route) -> None:
+        """``context.route("**/*", …)`` handler."""
+        request = route.request
+        try:
+            if self._leaving(request):
+                self._record(RequestRecord(url=request.url, reason="navigation"))
+                await route.abort("aborted")
+                return
+            path, reason = site_path(request.url, self.site_dir)
+            if path is not None:
+                await route.fulfill(path=str(path), content_type=content_type(path))
+                return
+            self._record(
+                RequestRecord(
+                    url=request.url[:500],
+                    reason=reason,
+                    resource_type=request.resource_type,
+                    frame_url=_frame_url(request),
+                    path=relative(request.url, self.site_dir),
+                )
+            )
+            if reason == "missing":
+                await route.fulfill(status=404, body="not found", content_type="text/plain")
+            else:
+                await route.abort("blockedbyclient")
+        except Exception:
+            log.debug("route for %s failed", request.url, exc_info=True)
+
+    def _leaving(self, request) -> bool:
+        if not (self.loaded and request.is_navigation_request()):
+            return False
+        frame = request.frame
+        if frame.parent_frame is not None:
+            return False
+        return request.url.split("#")[0] != self.page_url
+
+    async def on_dialog(self, dialog) -> None:
+        """Dismiss every dialog (alert, confirm, prompt, beforeunload) and record it."""
+        self.dialogs.append(f"{dialog.type}: {dialog.message[:200]}")
+        try:
+            await dialog.dismiss()
+        except Exception:
+            log.debug("dialog already closed", exc_info=True)
+
+    async def on_popup(self, page) -> None:
+        """Close any page a script opens and record it."""
+        if page is self.main_page:
+            return
+        self._record(RequestRecord(url=page.url[:500], reason="popup"))
+        try:
+            await page.close()
+        except Exception:
+            log.debug("popup already closed", exc_info=True)
+
+    def on_console(self, message) -> None:
+        # failed loads are already recorded (and reported) from the route handler
+        if message.text.startswith("Failed to load resource"):
+            return
+        if message.type == "error" and len(self.console_errors) < 50:
+            self.console_errors.append(message.text[:300])
+
+    def on_page_error(self, error) -> None:
+        if len(self.console_errors) < 50:
+            self.console_errors.append(f"uncaught: {str(error)[:300]}")
+
+    def attach(self, context, page) -> None:
+        """Wire the handlers to a context (routes, popups) and its page (dialogs, console)."""
+        self.main_page = page
+        context.on("page", self.on_popup)
+        page.on("dialog", self.on_dialog)
+        page.on("console", self.on_console)
+        page.on("pageerror", self.on_page_error)
+
+
+def _frame_url(request) -> str:
+    try:
+        return request.frame.url[:300]
+    except Exception:  # service-worker requests have no frame
+        return ""

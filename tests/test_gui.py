@@ -1,0 +1,121 @@
+"""The desktop app, offscreen: preview served from the site folder only, plan tree with badges,
+click-to-select both ways."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
+pytest.importorskip("PySide6.QtWebEngineWidgets")  # must be imported before the QApplication
+
+from mmstudio.gui.site_scheme import register_scheme
+from mmstudio.plan import DesignPlan
+from mmstudio.project import Project
+from mmstudio.report import ElementScore, Report, Scores
+
+register_scheme()  # before pytest-qt creates the QApplication
+
+PAGE = """<!doctype html><html><body>
+<section data-mm-section="hero"><h1>Hello</h1>
+<img data-mm-id="hero_image" src="assets/hero.png" width="200" height="100" alt="hero"></section>
+<img src="https://example.invalid/tracker.png"><img src="../../secret.png">
+</body></html>"""
+
+
+@pytest.fixture
+def project(tmp_path):
+    plan = DesignPlan.model_validate(
+        {
+            "title": "Hello page",
+            "layout": {
+                "palette": [{"role": "background", "hex": "#FFFFFF"}],
+                "typography": {"heading": "serif", "body": "sans-serif"},
+            },
+            "sections": [{"id": "hero", "kind": "hero", "element_ids": ["hero_image"]}],
+            "images": [
+                {
+                    "id": "hero_image",
+                    "save_path": "assets/hero.png",
+                    "context": {"section": "hero", "role": "hero"},
+                    "prompt": "a hero",
+                    "display_width_px": 200,
+                    "display_height_px": 100,
+                }
+            ],
+        }
+    )
+    project = Project.create(tmp_path / "p", prompt="hello", provider="offline", title="Hello")
+    site = project.staging_dir() / "site"
+    (site / "assets").mkdir(parents=True)
+    (site / "index.html").write_text(PAGE)
+    (site / "assets" / "hero.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (tmp_path / "secret.png").write_bytes(b"secret")
+    project.install_site(site)
+    project.write_plan(plan)
+    project.write_report(
+        Report(
+            scores=Scores(image=0.6, layout=0.9).with_overall(),
+            elements=[ElementScore(id="hero_image", kind="image", score=0.6, issues=["i1"])],
+        )
+    )
+    project.commit("first")
+    return project
+
+
+@pytest.fixture
+def window(qtbot, project):
+    from mmstudio.gui.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.view.loadFinished, timeout=30_000):
+        window.open_project(project.root)
+    return window
+
+
+def test_scheme_serves_only_the_site_folder(window, project):
+    handler = window.handler
+    assert handler.resolve("/index.html") == (project.site_dir / "index.html").resolve()
+    assert handler.resolve("/../../secret.png") is None
+    assert handler.resolve("/assets/missing.png") is None
+
+
+def test_network_requests_are_blocked(window, qtbot):
+    qtbot.waitUntil(
+        lambda: any("example.invalid" in u for u in window.blocker.blocked), timeout=10_000
+    )
+
+
+def test_plan_tree_shows_sections_elements_and_badges(window):
+    from mmstudio.gui.plan_tree import ISSUES_ROLE, SCORE_ROLE
+
+    item = window.tree._items["hero_image"]
+    assert item.data(1, SCORE_ROLE) == pytest.approx(0.6)
+    assert item.data(1, ISSUES_ROLE) == 1
+    assert "hero" in window.tree._items
+    assert "overall" in window.status.text()
+
+
+def test_click_in_preview_selects_tree_row(window, qtbot):
+    window.page.runJavaScript("document.querySelector('[data-mm-id=hero_image]').click()")
+    qtbot.waitUntil(
+        lambda: [i.data(0, 0x0100) for i in window.tree.selectedItems()] == ["hero_image"],
+        timeout=10_000,
+    )
+
+
+def test_selecting_in_tree_outlines_in_preview(window, qtbot):
+    window.tree.select("hero_image")
+    results = []
+    qtbot.waitUntil(
+        lambda: (
+            window.page.runJavaScript(
+                "document.querySelector('[data-mm-outline]')?.dataset.mmId || ''", 0, results.append
+            )
+            or "hero_image" in results
+        ),
+        timeout=10_000,
+    )
