@@ -46,6 +46,19 @@ class _Progress:
             print(f"[{stage} {done}/{total}] {detail}", file=sys.stderr, flush=True)
 
 
+def _run(coro):
+    """Run ``coro`` on a fresh event loop, then stop the shared browser if it was started."""
+    from mmstudio.studio.evaluation import close_renderer
+
+    async def main():
+        try:
+            return await coro
+        finally:
+            await close_renderer()
+
+    return asyncio.run(main())
+
+
 def _read_prompt(args: argparse.Namespace) -> str:
     if args.prompt is not None:
         return args.prompt
@@ -63,13 +76,14 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     prompt = _read_prompt(args)
     progress = _Progress(not (args.json or args.quiet))
-    result = asyncio.run(
+    result = _run(
         new_project(
             Path(args.project),
             prompt,
             provider=args.provider,
             concurrency=args.concurrency,
             progress=progress,
+            evaluate=not args.no_evaluate,
         )
     )
     summary = result.summary()
@@ -83,6 +97,38 @@ def cmd_new(args: argparse.Namespace) -> int:
     )
     _emit(args, summary, text)
     return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from mmstudio.studio.evaluation import evaluate_path
+
+    report, project = _run(evaluate_path(Path(args.path), viewport_width=args.viewport))
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        print(_report_text(report, project))
+    return 0
+
+
+def _report_text(report, project) -> str:
+    scores = report.scores.model_dump()
+    lines = [
+        "scores: "
+        + "  ".join(f"{k} {'-' if v is None else format(v, '.2f')}" for k, v in scores.items())
+    ]
+    for issue in sorted(
+        report.issues, key=lambda i: ("critical", "major", "minor").index(i.severity)
+    ):
+        where = issue.element or "page"
+        lines.append(
+            f"  [{issue.severity} {issue.level}/{issue.dimension}] {where}: {issue.message}"
+        )
+    if not report.issues:
+        lines.append("  no issues found")
+    lines.append(f"screenshot: {report.render.screenshot}")
+    if project is not None:
+        lines.append(f"report: {project.report_path}")
+    return "\n".join(lines)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -139,7 +185,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from mmstudio.studio.bench import run_bench
 
     progress = _Progress(not (args.json or args.quiet))
-    result = asyncio.run(
+    result = _run(
         run_bench(Path(args.prompts), Path(args.output), limit=args.limit, progress=progress)
     )
     text = (
@@ -182,6 +228,12 @@ def _new_args(p: argparse.ArgumentParser) -> None:
     source.add_argument("--prompt-file", help="a UTF-8 text file holding the prompt")
     p.add_argument("--provider", choices=PROVIDERS, default="offline", help="designer to use")
     p.add_argument("--concurrency", type=int, default=2, help="assets made at once (default 2)")
+    p.add_argument("--no-evaluate", action="store_true", help="skip rendering and scoring")
+
+
+def _evaluate_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", help="a project folder, a site folder or an HTML file")
+    p.add_argument("--viewport", type=int, default=1280, help="viewport width in px (1280)")
 
 
 def _export_args(p: argparse.ArgumentParser) -> None:
@@ -217,6 +269,12 @@ def _no_args(p: argparse.ArgumentParser) -> None:
 
 _COMMANDS: list[tuple[str, Callable[[argparse.Namespace], int], str, Callable]] = [
     ("new", cmd_new, "create a project from a design prompt", _new_args),
+    (
+        "evaluate",
+        cmd_evaluate,
+        "render and score a project, site folder or HTML file",
+        _evaluate_args,
+    ),
     ("export", cmd_export, "write the project's site as a self-contained folder", _export_args),
     ("history", cmd_history, "list the project's versions", _project_arg),
     ("restore", cmd_restore, "make an earlier version current", _restore_args),

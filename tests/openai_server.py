@@ -17,16 +17,13 @@ mid-stream). Every request is logged in ``server.requests`` (route, path, header
 multipart fields) for assertions.
 
 Concurrency: one daemon thread per connection (``ThreadingHTTPServer``); the script queues and
-the request log are guarded by one lock. Run as a demo backend with
-``python tests/openai_server.py`` (prints its base URL).
+the request log are guarded by one lock. ``tests/openai_demo.py`` runs it as a demo backend.
 """
 
 from __future__ import annotations
 
 import base64
-import email.parser
-import email.policy
-import io
+import contextlib
 import json
 import re
 import threading
@@ -83,8 +80,9 @@ class Request:
 @dataclass
 class Reply:
     """A scripted reply: ``status``, a ``json`` body or a raw ``body``, extra ``headers``, a
-    ``delay_s`` (s) before answering, SSE ``sse`` events (dicts) with ``truncate`` cutting the
-    connection mid-stream, and ``when`` choosing which requests it answers."""
+    ``delay_s`` (s) before answering, SSE ``sse`` events (dicts) sent ``event_delay_s`` apart with
+    ``truncate`` cutting the connection mid-stream, and ``when`` choosing which requests it
+    answers."""
 
     status: int = 200
     json: Any = None
@@ -93,6 +91,7 @@ class Reply:
     content_type: str = "application/json"
     delay_s: float = 0.0
     sse: list[Any] | None = None
+    event_delay_s: float = 0.0
     truncate: bool = False
     when: Callable[[Request], bool] | None = None
 
@@ -176,7 +175,8 @@ def video_job(video_id: str, status: str = "queued", *, seconds: str = "4",
 class OpenAITestServer:
     """The server; use as a context manager or call :meth:`start` / :meth:`stop`."""
 
-    def __init__(self, *, models: list[str] | None = None) -> None:
+    def __init__(self, *, models: list[str] | None = None, port: int = 0) -> None:
+        self.port = port
         self.models = models or ["gpt-5.1", "gpt-image-1", "sora-2"]
         self.default_png = b""
         self.video_bytes = b""
@@ -195,9 +195,9 @@ class OpenAITestServer:
 
     def start(self) -> OpenAITestServer:
         handler = type("Handler", (_Handler,), {"server_state": self})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
         self._thread.start()
         return self
 
@@ -264,6 +264,7 @@ class OpenAITestServer:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body are separate writes: no 40 ms stalls
     server_state: OpenAITestServer
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: tests read server.requests
@@ -282,13 +283,15 @@ class _Handler(BaseHTTPRequestHandler):
         if route is None:
             self._send(error(404, f"no route {method} {path}"))
             return
-        reply = self.server_state.take(request)
+        try:
+            reply = self.server_state.take(request)
+        except Exception as exc:  # a broken responder is a 500 the client can see, not a hang-up
+            reply = error(500, f"test server responder failed: {type(exc).__name__}: {exc}")
         if reply.delay_s:
             time.sleep(reply.delay_s)
-        try:
+        # the client may have given up (a timeout test): then there is nothing to answer
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._send_sse(reply) if reply.sse is not None else self._send(reply)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the client gave up (a timeout test): nothing to answer
 
     def _read(self, route: str, method: str) -> Request:
         length = int(self.headers.get("content-length") or 0)
@@ -319,8 +322,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         for event in reply.sse or []:
             self._chunk(f"data: {json.dumps(event)}\n\n".encode())
+            time.sleep(reply.event_delay_s)
         if reply.truncate:
-            self.wfile.write(b"40\r\ndata: {\"id\": \"cut")  # half a chunk, then the line drops
+            self.wfile.write(b'40\r\ndata: {"id": "cut')  # half a chunk, then the line drops
             self.wfile.flush()
             self.close_connection = True
             return
@@ -333,25 +337,20 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _multipart(content_type: str, raw: bytes) -> tuple[dict[str, str], dict[str, bytes]]:
-    """Text fields and files of a multipart/form-data body."""
-    head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode()
-    message = email.parser.BytesParser(policy=email.policy.HTTP).parse(io.BytesIO(head + raw))
+    """Text fields and files of a multipart/form-data body (bytes kept exactly)."""
+    boundary = content_type.split("boundary=", 1)[1].split(";")[0].strip().strip('"')
     form: dict[str, str] = {}
     files: dict[str, bytes] = {}
-    for part in message.iter_parts():
-        name = part.get_param("name", header="content-disposition") or ""
-        payload = part.get_payload(decode=True) or b""
-        if part.get_filename():
-            files[name] = payload
+    for part in raw.split(b"--" + boundary.encode())[1:]:
+        if part.startswith(b"--"):
+            break
+        head, _, body = part.partition(b"\r\n\r\n")
+        body = body[:-2] if body.endswith(b"\r\n") else body
+        disposition = head.decode("utf-8", "replace")
+        name = re.search(r'name="([^"]*)"', disposition)
+        key = name.group(1) if name else ""
+        if 'filename="' in disposition:
+            files[key] = body
         else:
-            form[name] = payload.decode("utf-8", "replace")
+            form[key] = body.decode("utf-8", "replace")
     return form, files
-
-
-if __name__ == "__main__":  # demo backend: python tests/openai_server.py
-    with OpenAITestServer() as demo:
-        print(f"OpenAI-compatible test server at {demo.base_url} (Ctrl-C stops it)", flush=True)
-        try:
-            threading.Event().wait()
-        except KeyboardInterrupt:
-            pass

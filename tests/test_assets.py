@@ -122,13 +122,15 @@ def test_image_has_the_planned_size(size):
     assert f"{painted.width}x{painted.height}" == size
 
 
-@pytest.mark.parametrize(("ext", "fmt"), [("webp", "WEBP"), ("png", "PNG")])
-def test_image_encoding_follows_the_extension(ext, fmt):
+@pytest.mark.parametrize(
+    ("ext", "fmt", "limit"), [("webp", "WEBP", 300_000), ("png", "PNG", 2_500_000)]
+)
+def test_image_encoding_follows_the_extension(ext, fmt, limit):
     element = image("pic", "icon", "1024x1024", ext=ext)
     data = art.encode_image(art.paint_image(element, make_plan(element)), element.save_path)
     decoded = Image.open(io.BytesIO(data))
     assert decoded.format == fmt and decoded.size == (1024, 1024)
-    assert len(data) < 600_000
+    assert len(data) < limit
 
 
 def test_image_is_deterministic_per_element_id():
@@ -191,11 +193,23 @@ def test_video_is_a_seamless_webm_loop_with_poster(tmp_path):
     assert frames == 4 * motion.FPS and seconds == pytest.approx(4.0, abs=0.1)
     assert Image.open(poster).size == (1280, 720)
     decoded = decode_frames(target)
-    steps = np.abs(np.diff(decoded, axis=0)).mean(axis=(1, 2, 3))
-    assert steps.max() > 0.05, "the loop should move"
-    wrap = np.abs(decoded[-1] - decoded[0]).mean()
-    assert wrap < 2 * steps.mean() + 0.5, "the last frame must flow into the first"
+    assert np.abs(np.diff(decoded, axis=0)).mean() > 0.05, "the loop should move"
+    assert np.abs(decoded[-1] - decoded[0]).mean() < 3, "the last frame must flow into the first"
     assert not list(tmp_path.rglob(".*")), "no temp files left behind"
+
+
+@pytest.mark.parametrize("camera", ["static", "slow pan", "subtle zoom"])
+def test_drawn_frames_loop_seamlessly(camera):
+    """Before encoding: the step from the last frame back to the first is an ordinary step."""
+    element = video("loop", camera=camera)
+    drawn = np.stack(
+        [np.asarray(f, np.int16) for f in motion.frames(element, make_plan(element), (160, 90))]
+    )
+    assert len(drawn) == element.seconds * motion.FPS
+    steps = np.abs(np.diff(drawn, axis=0)).mean(axis=(1, 2, 3))
+    wrap = np.abs(drawn[-1] - drawn[0]).mean()
+    assert steps.min() > 0, "every frame moves"
+    assert wrap <= steps.max() * 1.1 + 0.05
 
 
 def test_ffmpeg_failure_is_a_runtime_error_with_its_message(tmp_path, monkeypatch):
@@ -208,7 +222,7 @@ def test_ffmpeg_failure_is_a_runtime_error_with_its_message(tmp_path, monkeypatc
         return argv
 
     monkeypatch.setattr(motion, "ffmpeg_command", bad_codec)
-    with pytest.raises(RuntimeError, match="ffmpeg failed.*no-such-codec"):
+    with pytest.raises(RuntimeError, match=r"ffmpeg failed \(\d+\) for broken\.webm: \S"):
         motion.make_video(element, make_plan(element), tmp_path)
     assert not (tmp_path / element.save_path).exists()
     assert not list((tmp_path / "assets").iterdir())

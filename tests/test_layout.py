@@ -8,6 +8,7 @@ brutalist single-column research site).
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -294,3 +295,19 @@ def test_section_background_role_and_hex() -> None:
     assert "--bg: #fafafa" in band and "--text: var(--color-text)" in band
     hero = dict(rules)["hero"]
     assert "--bg: var(--color-primary)" in hero
+
+
+def test_dashboard_without_sidebar_uses_header_as_side_column() -> None:
+    path = FIXTURES[[p.stem for p in FIXTURES].index("dark_dashboard")]
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["sections"] = [s for s in data["sections"] if s["kind"] != "sidebar"]
+    data["charts"][0]["title"] = ""
+    plan = DesignPlan.model_validate(data)
+    html = render_page(plan)
+    page = Page(html)
+    assert slot_problems(plan, html) == []
+    header = page.find("header")[0]
+    assert "side" in header["class"].split()
+    assert 'class="shell"' in html
+    # an untitled chart still gets a visible heading (its alt text)
+    assert re.search(rf'class="chart-title">{re.escape(plan.charts[0].alt)}</h[23]>', html)

@@ -83,7 +83,7 @@ def _visibility(element: Element, media: MediaProbe, found: Findings) -> None:
     hidden = media.hidden
     name = _noun(element)
     if hidden is not None:
-        if hidden.cause == "display" and not element.planned:
+        if hidden.cause == "display" and not (element.planned or media.explicit):
             found.add(
                 "hidden-by-design",
                 f"The {name} is not displayed by default (display: none on {hidden.on}); "
@@ -217,7 +217,7 @@ def _frame(element: Element, media: MediaProbe, hung_after: float | None, found:
 
 def _frame_drawn(element: Element, frame, found: Findings) -> None:
     graphics = [g for g in frame.graphics if g.w >= 2 and g.h >= 2]
-    if not graphics and len(frame.text) < 40 or graphics and not any(g.drawn for g in graphics):
+    if (not graphics and len(frame.text) < 40) or (graphics and not any(g.drawn for g in graphics)):
         found.add(
             "chart-empty",
             "The chart frame shows no drawn chart (no canvas or svg with content).",
@@ -244,11 +244,17 @@ def _frame_drawn(element: Element, frame, found: Findings) -> None:
 
 def _frame_size(element: Element, media: MediaProbe, found: Findings) -> None:
     frame = media.frame
-    over_h = frame.scroll_h - frame.client_h
-    over_w = frame.scroll_w - frame.client_w
+    graphics = [g for g in frame.graphics if g.w >= 2 and g.h >= 2]
+    if graphics:  # the chart itself past the frame's edges (hidden sr-only extras do not count)
+        over_h = max(g.bottom for g in graphics) - frame.client_h
+        over_w = max(g.right for g in graphics) - frame.client_w
+    else:
+        over_h = frame.scroll_h - frame.client_h
+        over_w = frame.scroll_w - frame.client_w
+    need_w, need_h = round(frame.client_w + max(0, over_w)), round(frame.client_h + max(0, over_h))
     evidence = {
         "frame_px": [round(frame.client_w), round(frame.client_h)],
-        "content_px": [round(frame.scroll_w), round(frame.scroll_h)],
+        "content_px": [need_w, need_h],
     }
     if max(over_h, over_w) > OVERFLOW_TOLERANCE and frame.uses_vh:
         found.add(
@@ -262,8 +268,9 @@ def _frame_size(element: Element, media: MediaProbe, found: Findings) -> None:
         found.add(
             "frame-too-short",
             f"The chart frame is too small for its chart: {round(frame.client_w)}×"
-            f"{round(frame.client_h)} px holds {round(frame.scroll_w)}×{round(frame.scroll_h)} px "
-            f"of content. Give the iframe at least {max(FRAME_MIN_H, round(frame.scroll_h))} px.",
+            f"{round(frame.client_h)} px "
+            + (f"holds a {need_w}×{need_h} px chart. " if need_h > frame.client_h else "high. ")
+            + f"Give the iframe at least {max(FRAME_MIN_H, need_h)} px of height.",
             element.id,
             **evidence,
         )

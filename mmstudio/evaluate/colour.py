@@ -40,7 +40,7 @@ def contrast_ratio(l1: np.ndarray | float, l2: np.ndarray | float) -> np.ndarray
 
 
 def _hex(rgb) -> str:
-    return "#" + "".join(f"{int(round(float(v))):02x}" for v in list(rgb)[:3])
+    return "#" + "".join(f"{round(float(v)):02x}" for v in list(rgb)[:3])
 
 
 def check_contrast(render: Render, found: Findings) -> None:

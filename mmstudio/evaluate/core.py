@@ -93,7 +93,9 @@ async def evaluate(
 def build_report(render: Render, plan: DesignPlan | None = None) -> Report:
     """The Report of one render (pure: reads the render's files, writes nothing)."""
     info = RenderInfo(
-        viewport=dict(render.viewport), page_size=dict(render.page_size), screenshot=render.screenshot
+        viewport=dict(render.viewport),
+        page_size=dict(render.page_size),
+        screenshot=render.screenshot,
     )
     elements = _elements(render, plan)
     found = Findings(elements)

@@ -74,7 +74,7 @@ def _texts(render: Render, found: Findings) -> None:
 
 def _spills(t: TextProbe) -> bool:
     """Glyphs past the element's own box (visible overflow), or cut off without an ellipsis."""
-    if t.display.startswith("inline") and t.display != "inline-block" or t.box.w < 8:
+    if (t.display.startswith("inline") and t.display != "inline-block") or t.box.w < 8:
         return False
     right_over = t.rect.x + t.rect.w - (t.box.x + t.box.w)
     left_over = t.box.x - t.rect.x
@@ -165,10 +165,12 @@ def _a11y(render: Render, elements: dict[str, Element], found: Findings) -> None
                     loose.append(node)
             if not loose:
                 continue
+        owners = {n.owner for n in violation.nodes}
         found.add(
             "a11y",
             f"Accessibility ({violation.id}): {violation.help} — {len(violation.nodes)} "
             f"element(s), e.g. {violation.nodes[0].target if violation.nodes else ''}.",
+            owners.pop() if len(owners) == 1 else None,
             rule=violation.id,
             impact=violation.impact,
             targets=[n.target for n in violation.nodes[:5]],

@@ -32,7 +32,9 @@ def element_score(element: Element) -> float:
     """0–1: image/chart lose 0.2 per distinct issue of their own dimension, video loses
     :data:`VIDEO_DEDUCTION` by severity; 0 when the visitor cannot see it or it is missing."""
     own = [i for i in element.issues if i.dimension == element.kind]
-    if element.probe is None or any(CHECKS.get(i.code, None) and CHECKS[i.code].zeroes for i in own):
+    if element.probe is None or any(
+        CHECKS.get(i.code, None) and CHECKS[i.code].zeroes for i in own
+    ):
         return 0.0
     codes = {i.code for i in own}
     if element.kind == "video":

@@ -50,7 +50,9 @@ class ImageModel(Protocol):
     """Generate an image at ``size`` ("1536x1024" px) or edit one with an instruction; returns
     the encoded bytes the model sent (PNG for gpt-image-1)."""
 
-    async def generate_image(self, prompt: str, *, size: str, stage: str, element: str) -> bytes: ...
+    async def generate_image(
+        self, prompt: str, *, size: str, stage: str, element: str
+    ) -> bytes: ...
 
     async def edit_image(
         self, image: bytes, instruction: str, *, size: str, stage: str, element: str

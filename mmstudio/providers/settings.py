@@ -37,7 +37,7 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
 class Models(BaseModel):
-    """The model name per role (MM-WebAgent agents): planner, coder (layout), judge, image, video."""
+    """The model per role (MM-WebAgent agents): planner, coder (layout), judge, image, video."""
 
     model_config = ConfigDict(extra="forbid")
     planner: str = "gpt-5.1"
@@ -67,7 +67,8 @@ class Settings(BaseModel):
     api_key: SecretStr | None = None
     models: Models = Field(default_factory=Models)
     capabilities: Capabilities = Field(default_factory=Capabilities)
-    timeout_s: float = Field(default=120.0, gt=0)
+    timeout_s: float = Field(default=300.0, gt=0)
+    stream_deadline_s: float = Field(default=900.0, gt=0)
     image_timeout_s: float = Field(default=300.0, gt=0)
     max_retries: int = Field(default=4, ge=0, le=20)
     backoff_base_s: float = Field(default=1.0, ge=0)
@@ -109,6 +110,7 @@ def _file_values(path: Path) -> dict[str, Any]:
 _ENV_SCALARS = {
     "MMSTUDIO_TIMEOUT": "timeout_s",
     "MMSTUDIO_IMAGE_TIMEOUT": "image_timeout_s",
+    "MMSTUDIO_STREAM_DEADLINE": "stream_deadline_s",
     "MMSTUDIO_MAX_RETRIES": "max_retries",
     "MMSTUDIO_BACKOFF_BASE": "backoff_base_s",
     "MMSTUDIO_BACKOFF_MAX": "backoff_max_s",
@@ -176,7 +178,9 @@ def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
     ``--max-retries``) to ``parser``. There is deliberately no ``--api-key`` flag: a key on a
     command line lands in shell history and process lists; use ``OPENAI_API_KEY``."""
     group = parser.add_argument_group("model provider (with --provider openai)")
-    group.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1")
+    group.add_argument(
+        "--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1"
+    )
     for role in ROLES:
         group.add_argument(f"--{role}-model", metavar="NAME", help=f"model for the {role} role")
     group.add_argument(

@@ -160,7 +160,9 @@ class BrowserPool:
             )
         except Error as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise BrowserUnavailable(f"Chromium at {info.executable} did not start: {first}") from exc
+            raise BrowserUnavailable(
+                f"Chromium at {info.executable} did not start: {first}"
+            ) from exc
         log.info("started %s (%s)", info.executable, info.version)
 
     async def close(self) -> None:

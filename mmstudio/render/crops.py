@@ -28,7 +28,7 @@ def save_crops(screenshot: Path, media: list[MediaProbe], out_dir: Path) -> dict
             if box is None or not item.id:
                 continue
             path = out_dir / f"{item.id}.png"
-            shot.crop(box).save(path)
+            shot.crop(box).save(path, compress_level=1)
             crops[item.id] = str(path)
     return crops
 

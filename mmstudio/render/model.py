@@ -47,11 +47,14 @@ class Covered(_Probe):
 
 
 class Graphic(_Probe):
-    """A canvas or svg: its size (px) and whether anything is drawn (None: unreadable)."""
+    """A canvas or svg: its size and its right/bottom edges in its document's viewport (px), and
+    whether anything is drawn (None: unreadable)."""
 
     tag: str
     w: float = 0
     h: float = 0
+    right: float = 0
+    bottom: float = 0
     drawn: bool | None = None
 
 

@@ -121,7 +121,7 @@
     const graphics = [...doc.querySelectorAll('canvas, svg')].filter((g) => !g.closest('svg') || g.tagName.toLowerCase() === 'svg' && !g.parentElement.closest('svg'));
     const drawn = graphics.map((g) => {
       const r = g.getBoundingClientRect();
-      return { tag: g.tagName.toLowerCase(), w: r.width, h: r.height,
+      return { tag: g.tagName.toLowerCase(), w: r.width, h: r.height, right: r.right, bottom: r.bottom,
         drawn: g.tagName.toLowerCase() === 'canvas' ? canvasDrawn(g) : g.childElementCount > 0 };
     });
     const win = f.contentWindow;

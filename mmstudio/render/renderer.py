@@ -12,6 +12,7 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import base64
 import logging
 import re
 import tempfile
@@ -178,7 +179,6 @@ class _Job:
                 await self.page.wait_for_load_state("load", timeout=self.t.load_s * 1000)
             except PlaywrightTimeout:
                 log.info("%s never finished loading", self.result.url)
-        self.sandbox.loaded = True
 
     async def _terminate(self, stage: str) -> None:
         """Interrupt whatever script holds the page's thread (an endless loop)."""
@@ -215,23 +215,26 @@ class _Job:
         height = min(probe.page.scroll_h, MAX_SHOT_HEIGHT)
         width = self.result.viewport["width"]
         self.result.page_size = {"width": probe.page.scroll_w, "height": probe.page.scroll_h}
-        clip = {"x": 0, "y": 0, "width": width, "height": max(1, height)}
+        clip = {"x": 0, "y": 0, "width": width, "height": max(1, height), "scale": 1}
         shot = self.out / f"screenshot-{width}.png"
-        await self._guard("shot", lambda: self.page.screenshot(path=shot, full_page=True, clip=clip))
+        await self._guard("shot", lambda: self._capture(shot, clip, "png"))
         self.result.screenshot = str(shot)
         plain = self.out / f"textfree-{width}.jpg"
-        await self._guard("textfree", self._text_free(plain, clip))
+        await self._guard("textfree", lambda: self._text_free(plain, clip))
         self.result.text_free_screenshot = str(plain)
 
-    def _text_free(self, path: Path, clip: dict):
-        async def shoot() -> None:
-            handle = await self.page.add_style_tag(content=TEXT_FREE_CSS)
-            await self.page.screenshot(
-                path=path, full_page=True, clip=clip, type="jpeg", quality=92
-            )
-            await handle.evaluate("e => e.remove()")
+    async def _capture(self, path: Path, clip: dict, fmt: str) -> None:
+        """Full-page capture through CDP: ``optimizeForSpeed`` makes a tall PNG ~2× faster than
+        Playwright's ``page.screenshot``."""
+        params = {"format": fmt, "clip": clip, "captureBeyondViewport": True}
+        params |= {"optimizeForSpeed": True} if fmt == "png" else {"quality": 92}
+        reply = await self.cdp.send("Page.captureScreenshot", params)
+        await asyncio.to_thread(path.write_bytes, base64.b64decode(reply["data"]))
 
-        return shoot
+    async def _text_free(self, path: Path, clip: dict) -> None:
+        handle = await self.page.add_style_tag(content=TEXT_FREE_CSS)
+        await self._capture(path, clip, "jpeg")
+        await handle.evaluate("e => e.remove()")
 
     async def _a11y(self) -> None:
         async def run() -> list:

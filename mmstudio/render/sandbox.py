@@ -2,10 +2,10 @@
 
 Invariants:
 - The site is served at :data:`ORIGIN` through ``context.route``; every request passes through
-  :meth:`Sandbox.handle`. A request is fulfilled only when it names a regular file inside the site
-  folder (after resolving symlinks and ``..``); anything else is aborted and recorded, so an external
-  font, CDN script or image becomes a finding, never a hang or a leak.
-- Once the page has loaded, a navigation of its main frame is aborted (``ERR_ABORTED`` keeps the
+  :meth:`Sandbox.handle`. A request is fulfilled only when it names a regular file inside the
+  site folder (after resolving symlinks and ``..``); anything else is aborted and recorded, so an
+  external font, CDN script or image becomes a finding, never a hang or a leak.
+- Any navigation of the main frame away from the page is aborted (``ERR_ABORTED`` keeps the
   current document) and recorded; popups are closed and recorded; dialogs are dismissed and
   recorded. Handlers never raise: a failure to answer a route is logged and the request aborted.
 """
@@ -75,7 +75,6 @@ class Sandbox:
     def __init__(self, site_dir: Path, page_url: str) -> None:
         self.site_dir = site_dir
         self.page_url = page_url
-        self.loaded = False
         self.blocked: list[RequestRecord] = []
         self.dialogs: list[str] = []
         self.console_errors: list[str] = []
@@ -112,9 +111,10 @@ class Sandbox:
                 await route.abort("blockedbyclient")
         except Exception:
             log.debug("route for %s failed", request.url, exc_info=True)
+            await _abort_quietly(route)
 
     def _leaving(self, request) -> bool:
-        if not (self.loaded and request.is_navigation_request()):
+        if not request.is_navigation_request():
             return False
         frame = request.frame
         if frame.parent_frame is not None:
@@ -157,6 +157,13 @@ class Sandbox:
         page.on("dialog", self.on_dialog)
         page.on("console", self.on_console)
         page.on("pageerror", self.on_page_error)
+
+
+async def _abort_quietly(route) -> None:
+    try:
+        await route.abort("failed")
+    except Exception:  # already handled, or the page is gone
+        log.debug("could not abort %s", route.request.url, exc_info=True)
 
 
 def _frame_url(request) -> str:

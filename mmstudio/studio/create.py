@@ -18,6 +18,7 @@ from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
 from mmstudio.project.store import check_new_root
 from mmstudio.providers.registry import get_designer
+from mmstudio.studio.evaluation import try_evaluate_project
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +61,13 @@ async def new_project(
     provider: str = "offline",
     concurrency: int = 2,
     progress: ProgressCallback = no_progress,
+    evaluate: bool = True,
 ) -> NewProject:
     """Generate a new project at ``root`` from ``prompt``.
 
     Raises ValueError (bad prompt or provider), ProjectError (``root`` taken) and designer
-    errors; in every failure case nothing is left at ``root``."""
+    errors; in every failure case nothing is left at ``root``. With ``evaluate`` the page is
+    rendered and scored (``report.json``) before the first version is committed."""
     prompt = check_prompt(prompt)
     root = check_new_root(root)
     designer = get_designer(provider)
@@ -84,6 +87,13 @@ async def new_project(
     finally:
         shutil.rmtree(workspace, ignore_errors=True)
     timings = {"plan": round(plan_seconds, 3), **build.timings}
+    if evaluate:
+        progress("evaluate", 0, 1, "rendering and scoring the page")
+        t0 = time.perf_counter()
+        report = await try_evaluate_project(project)
+        timings["evaluate"] = round(time.perf_counter() - t0, 3)
+        overall = report.scores.overall if report else None
+        progress("evaluate", 1, 1, "not evaluated" if report is None else f"overall {overall}")
     timings["total"] = round(time.perf_counter() - started, 3)
     project.commit("Generated from the prompt")
     return NewProject(project=project, plan=plan, timings=timings)

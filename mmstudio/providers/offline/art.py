@@ -125,6 +125,9 @@ def scene_landscape(c: Canvas, col: Colors, rnd: random.Random) -> None:
     horizon = c.h * rnd.uniform(0.5, 0.62)
     sky_top = shade(mix(a0, col.background, 0.25), -0.18)
     haze = shade(mix(a1, (255, 255, 255), 0.35), 0.1)
+    if col.dark_page:  # a night scene that sits on a dark page
+        sky_top = shade(mix(col.background, a0, 0.2), -0.02)
+        haze = shade(mix(a0, col.background, 0.5), 0.05, 0.9)
     c.gradient([sky_top, mix(sky_top, haze, 0.55), haze], 90)
     sx = c.w * rnd.uniform(0.25, 0.75)
     sy = horizon - c.m * rnd.uniform(0.08, 0.22)
@@ -133,7 +136,8 @@ def scene_landscape(c: Canvas, col: Colors, rnd: random.Random) -> None:
     for i in range(4):
         depth = i / 3.0
         base = horizon + (c.h - horizon) * (0.05 + 0.3 * depth)
-        tint = mix(haze, shade(col.accents[i % 3], -0.25 - 0.15 * depth), 0.35 + 0.55 * depth)
+        darker = -0.25 - (0.3 if col.dark_page else 0.15) * depth
+        tint = mix(haze, shade(col.accents[i % 3], darker, 0.75), 0.35 + 0.5 * depth)
         c.shape(ridge(c, base, c.m * (0.06 - 0.01 * i), rnd), tint, soft=1.5 + i)
         c.glow(c.w / 2, base - c.m * 0.02, c.w * 0.6, haze, 0.12 * (1 - depth))
     c.vignette(0.25)
@@ -234,6 +238,19 @@ def scene_product(c: Canvas, col: Colors, rnd: random.Random) -> None:
     c.vignette(0.2)
 
 
+def chip(c: Canvas, x: float, y: float, rx: float, ry: float, color: RGB) -> None:
+    """A small soft ellipse blended only inside its bounding box (cheap for many stamps)."""
+    x0, x1 = max(int(x - rx) - 2, 0), min(int(x + rx) + 3, c.w)
+    y0, y1 = max(int(y - ry) - 2, 0), min(int(y + ry) + 3, c.h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    k = np.sqrt(((c.x[:, x0:x1] - x) / rx) ** 2 + ((c.y[y0:y1] - y) / ry) ** 2)
+    region = c.rgb[y0:y1, x0:x1]
+    region += (np.asarray(color, np.float32) - region) * fill((k - 1.0) * min(rx, ry), 1.2)[
+        ..., None
+    ]
+
+
 def scene_pattern(c: Canvas, col: Colors, rnd: random.Random) -> None:
     """Texture: a quiet repeating pattern (waves, dots, terrazzo or arcs) in palette tones."""
     a = col.accents
@@ -242,8 +259,9 @@ def scene_pattern(c: Canvas, col: Colors, rnd: random.Random) -> None:
     s = c.m * 0.08
     if kind == "waves":
         for i in range(3):
-            wave = np.sin(c.x / s + 1.7 * np.sin(c.y / (s * 3) + i)) * np.sin(c.y / s * 0.7 + i)
-            c.blend(a[i % 3], fill(-np.abs(wave) + 0.15, 0.1), 0.35)
+            bend = 1.4 * np.sin(c.x / (s * 3.0) + 2.0 * i)
+            wave = np.sin(c.y / s * 0.8 + bend + 2.1 * i)
+            c.blend(shade(a[i % 3], -0.05), fill(np.abs(wave) - 0.07, 0.05), 0.55)
     elif kind == "dots":
         row = np.floor(c.y / s)
         dx = (c.x + (row % 2) * s / 2) % s - s / 2
@@ -251,7 +269,7 @@ def scene_pattern(c: Canvas, col: Colors, rnd: random.Random) -> None:
     elif kind == "terrazzo":
         for _ in range(90):
             x, y, rad = rnd.uniform(0, c.w), rnd.uniform(0, c.h), s * rnd.uniform(0.12, 0.4)
-            c.shape(ellipse(c, x, y, rad, rad * rnd.uniform(0.5, 1)), a[rnd.randrange(3)])
+            chip(c, x, y, rad, rad * rnd.uniform(0.5, 1), a[rnd.randrange(3)])
     else:
         arcs = np.hypot((c.x % (2 * s)) - s, (c.y % (2 * s)) - 2 * s) % (s * 0.5) - s * 0.25
         c.blend(a[1], fill(np.abs(arcs) - s * 0.05, 1.5), 0.5)
@@ -296,14 +314,15 @@ _ROLE_SCENES: tuple[tuple[tuple[str, ...], Scene], ...] = (
     (("icon", "logo", "badge", "emblem", "accent", "ornament", "glyph", "favicon"), scene_icon),
     (("illustration", "diagram", "graphic", "spot", "card", "feature", "gallery", "thumbnail",
       "abstract", "editorial", "article"), scene_shapes),
-    (("background", "backdrop", "bg", "ambient", "overlay"), scene_mesh),
     (("hero", "banner", "cover", "landscape", "scene", "header", "splash", "panorama"),
      scene_landscape),
+    (("background", "backdrop", "bg", "ambient", "overlay"), scene_mesh),
 )  # fmt: skip
 
 
 def pick_scene(element: ImagePlan | VideoPlan, plan: DesignPlan) -> Scene:
-    """The scene for an element: by its role, else words in its prompt, else its section kind."""
+    """The scene for an element: by its role ("hero background" → landscape, "background" →
+    mesh), else words in its prompt, else a landscape for photos and hero sections, else shapes."""
     for text in (element.context.role, element.prompt[:300]):
         words = set(re.findall(r"[a-z]+", text.lower()))
         for keys, scene in _ROLE_SCENES:
@@ -313,7 +332,8 @@ def pick_scene(element: ImagePlan | VideoPlan, plan: DesignPlan) -> Scene:
         kind = plan.section(element.context.section).kind
     except KeyError:
         kind = ""
-    return scene_landscape if kind in ("hero", "header") else scene_shapes
+    photo = "photo" in element.context.role.lower()
+    return scene_landscape if photo or kind in ("hero", "header") else scene_shapes
 
 
 def apply_tone(rgb: np.ndarray, tones: set[str]) -> np.ndarray:

@@ -78,6 +78,10 @@ class SectionView:
     split_style: str = ""
     media_groups: list[dict[str, Any]] = field(default_factory=list)
     item_style: str = "cards"
+    label: str = ""  # unique accessible name of the section's landmark
+    landmark: str = ""  # "group" for a second top-level header / footer (one banner only)
+    half: bool = False
+    fit: str = ""
     item_cols: int = 1
     nav: list[dict[str, str]] = field(default_factory=list)
     buttons: list[dict[str, Any]] = field(default_factory=list)
@@ -89,7 +93,9 @@ class SectionView:
     @property
     def sub(self) -> int:
         """Heading level for headings inside the section (cards, charts, copy headings)."""
-        return min(self.level + 1, 6) if self.section.title or self.role == "header" else 2
+        if self.role == "header" or not self.section.title:
+            return 2  # a header's brand is only a heading when it is the page's h1
+        return min(self.level + 1, 6)
 
     @property
     def classes(self) -> str:
@@ -99,7 +105,8 @@ class SectionView:
         base = {"header": "site-header", "footer": "site-footer section"}.get(self.role, "section")
         side = " side" if self.role == "side" else ""
         long = " title-long" if self.level == 1 and len(s.title) > 48 else ""
-        return f"{base}{side} section-{kind} layout-{layout}{long}"
+        half = " half" if self.half else ""
+        return f"{base}{side} section-{kind} layout-{layout}{long}{half}"
 
 
 def _anchor(text: str, plan: DesignPlan, default: str = "#top") -> str:
@@ -117,10 +124,14 @@ def _anchor(text: str, plan: DesignPlan, default: str = "#top") -> str:
 
 
 def _button_target(plan: DesignPlan, section: Section) -> str:
-    for candidate in plan.sections:
-        if candidate.kind in ("cta", "form", "pricing") and candidate.id != section.id:
-            return f"#{candidate.id}"
-    return "#top"
+    """Where a button that names no section points: the first other cta / form / pricing."""
+    kinds = ("cta", "form", "pricing")
+    ids = [c.id for c in plan.sections if c.kind in kinds and c.id != section.id]
+    return f"#{ids[0]}" if ids else "#top"
+
+
+def _is_dashboard(plan: DesignPlan) -> bool:
+    return plan.page_kind == "dashboard" or plan.layout.structure == "sidebar-dashboard"
 
 
 def _format_cell(value: float | int | str | None) -> str:
@@ -132,19 +143,9 @@ def _format_cell(value: float | int | str | None) -> str:
     return str(value)
 
 
-def _numeric_columns(table: DataTable) -> list[bool]:
-    """Per column: True when most of its filled cells are numbers (right-aligned)."""
-    flags = []
-    for index in range(len(table.columns)):
-        cells = [row[index] for row in table.rows if row[index] is not None]
-        numbers = sum(isinstance(c, int | float) for c in cells)
-        flags.append(bool(cells) and numbers * 2 > len(cells))
-    return flags
-
-
 def _table_view(table: DataTable) -> dict[str, Any]:
     """``{columns: [{text, num}], rows: [[{text, num}]], source, synth}`` for the table macro."""
-    numeric = _numeric_columns(table)
+    numeric = page_css.numeric_columns(table)
     columns = [{"text": c, "num": numeric[i]} for i, c in enumerate(table.columns)]
     rows = [
         [{"text": _format_cell(c), "num": numeric[i]} for i, c in enumerate(r)] for r in table.rows
@@ -152,20 +153,12 @@ def _table_view(table: DataTable) -> dict[str, Any]:
     return {"columns": columns, "rows": rows, "source": table.source, "synth": table.synthesized}
 
 
-def _columns(count: int, width_px: int, min_px: int) -> int:
-    """Grid columns for ``count`` items in a ``width_px`` column with cells ≥ ``min_px``."""
-    if count <= 4:
-        wanted = count
-    elif count % 3 == 0:
-        wanted = 3
-    elif count == 5:
-        wanted = 5
-    else:
-        wanted = 4
-    return max(1, min(wanted, width_px // min_px, 6))
-
-
 def _item_style(section: Section, role: str) -> str:
+    """How a section's items are drawn: tiles (KPIs, prices), quotes, timeline, cards, list
+    (title-only items), inline (title-only items in a header) or rows (sidebars)."""
+    title_only = not any(i.text or i.value or i.label or i.meta for i in section.items)
+    if role == "header" and title_only:
+        return "inline"
     if role in ("side", "header"):
         return "rows"
     if section.kind == "testimonials":
@@ -174,13 +167,13 @@ def _item_style(section: Section, role: str) -> str:
         return "timeline"
     if any(item.value for item in section.items):
         return "tiles"
-    return "cards"
+    return "list" if title_only else "cards"
 
 
 def _element_view(element: Any, width_px: int) -> dict[str, Any]:
     """One slot: kind, id, src, alt, planned px size, CSS aspect-ratio and grid span (of 12)."""
     w, h = element.display_width_px, element.display_height_px
-    span = max(3, min(12, round(12 * w / max(width_px, 1))))
+    style, figure = page_css.slot_styles(w, h, width_px)
     view = {
         "kind": element.kind,
         "id": element.id,
@@ -188,12 +181,12 @@ def _element_view(element: Any, width_px: int) -> dict[str, Any]:
         "alt": element.alt,
         "width": w,
         "height": h,
-        "style": Markup(f"aspect-ratio: {w} / {h};"),
-        "span": Markup(f"--span: {span}; --span-md: {12 if span >= 6 else 6}; max-width: {w}px;"),
+        "style": Markup(style),
+        "span": Markup(figure),
     }
     if isinstance(element, ChartPlan):
         view["title"] = element.title
-        view["label"] = element.title or element.alt or element.id.replace("-", " ")
+        view["label"] = element.title or element.alt or re.sub(r"[-_]+", " ", element.id)
         view["frame"] = Markup(f"height: {h}px;")
         view["wide"] = w >= 0.66 * width_px
     elif not isinstance(element, ImagePlan):
@@ -228,20 +221,30 @@ def _copy(view: SectionView) -> None:
         view.copy_rest = list(s.paragraphs)
 
 
-def _arrange(view: SectionView, structure: str, column_ratio: list[int]) -> None:
+def _split_side(section: Section, present: dict[str, bool], dashboard: bool) -> str | None:
+    """The block beside the text in a split: the media, else a few items (≤ 4, not on a
+    dashboard, where KPI tiles need the full row); None when nothing fits beside the text."""
+    if present["media"]:
+        return "media"
+    if present["items"] and len(section.items) <= 4 and not dashboard:
+        return "items"
+    return None
+
+
+def _arrange(view: SectionView, structure: str, column_ratio: list[int], dashboard: bool) -> None:
     """Decide which blocks go in the split's columns (``blocks_a`` / ``blocks_b``) and which run
     below; a stack puts everything in ``blocks_a``."""
     s = view.section
-    present = {
-        "intro": bool(s.title or s.subtitle or s.eyebrow),
-        "nav": bool(s.nav_items),
-        "copy": bool(s.headings or s.paragraphs),
-        "tags": bool(s.tags),
-        "buttons": bool(s.buttons),
-        "media": bool(s.element_ids),
-        "items": bool(s.items),
-        "table": s.table is not None,
-    }
+    present = dict(
+        intro=bool(s.title or s.subtitle or s.eyebrow),
+        nav=bool(s.nav_items),
+        copy=bool(s.headings or s.paragraphs),
+        tags=bool(s.tags),
+        buttons=bool(s.buttons),
+        media=bool(s.element_ids),
+        items=bool(s.items),
+        table=s.table is not None,
+    )
     text = [b for b in _TEXT_BLOCKS if present[b]]
     rest = [b for b in ("media", "items", "table") if present[b]]
     layout = s.layout.lower()
@@ -250,8 +253,10 @@ def _arrange(view: SectionView, structure: str, column_ratio: list[int]) -> None
         and layout == "stack"
         and s.kind in ("hero", "content", "features")
     )
-    if view.role == "section" and wants_split and text and rest:
-        view.blocks_a, view.blocks_b, view.below = text, rest[:1], rest[1:]
+    side = _split_side(s, present, dashboard)
+    if view.role == "section" and wants_split and text and side:
+        view.blocks_a, view.blocks_b = text, [side]
+        view.below = [b for b in rest if b != side]
         ratio = [max(1, r) for r in (s.ratio or column_ratio)[:2]]
         if len(ratio) == 2:
             view.split_style = Markup(f"--split-a: {ratio[0]}fr; --split-b: {ratio[1]}fr;")
@@ -278,10 +283,13 @@ def _section_view(plan: DesignPlan, section: Section, role: str, level: int) -> 
     _copy(view)
     view.media_groups = _media_groups(plan, section, width)
     view.item_style = _item_style(section, role)
-    min_px = 160 if view.item_style == "tiles" else 220
-    view.item_cols = _columns(len(section.items), width, min_px)
     view.table = _table_view(section.table) if section.table else None
-    _arrange(view, plan.layout.structure, plan.layout.column_ratio)
+    _arrange(view, plan.layout.structure, plan.layout.column_ratio, _is_dashboard(plan))
+    if "items" in view.blocks_b:
+        width //= 2
+    min_px = {"tiles": 160, "list": 240}.get(view.item_style, 220)
+    view.item_cols = page_css.grid_columns(len(section.items), width, min_px)
+    view.fit = Markup(page_css.title_fit(section.title, view.level))
     return view
 
 
@@ -330,6 +338,48 @@ def _role(section: Section) -> str:
     return {"header": "header", "footer": "footer"}.get(section.kind, "section")
 
 
+def _compact(view: SectionView) -> bool:
+    """True for a dashboard section small enough to share a row with another (a half panel)."""
+    s = view.section
+    groups = view.media_groups
+    return (
+        s.kind not in ("hero", "header", "footer")
+        and s.table is None
+        and len(s.element_ids) <= 1
+        and len(s.items) <= 4
+        and len(s.paragraphs) <= 2
+        and not (groups and groups[0]["elements"][0].get("wide"))
+    )
+
+
+def _panels(views: list[SectionView]) -> list[SectionView]:
+    """Mark consecutive pairs of compact dashboard sections as half panels (a lone one stays
+    full width so the grid has no holes)."""
+    index = 0
+    while index < len(views):
+        if index + 1 < len(views) and _compact(views[index]) and _compact(views[index + 1]):
+            views[index].half = views[index + 1].half = True
+            index += 2
+        else:
+            index += 1
+    return views
+
+
+def _label_landmarks(views: list[SectionView]) -> None:
+    """Give every section a unique accessible name (title, eyebrow, first heading or kind,
+    numbered on repeats) and demote repeated top-level headers / footers to regions."""
+    seen: dict[str, int] = {}
+    roles: set[str] = set()
+    for view in views:
+        s = view.section
+        base = (s.title or s.eyebrow or (s.headings or [""])[0] or s.kind)[:80]
+        seen[base] = seen.get(base, 0) + 1
+        view.label = base if seen[base] == 1 else f"{base} ({seen[base]})"
+        if view.role in ("header", "footer"):
+            view.landmark = "group" if view.role in roles else ""
+            roles.add(view.role)
+
+
 def build_view(plan: DesignPlan) -> dict[str, Any]:
     """The template context of ``page.html.j2`` for ``plan``."""
     owner = _h1_owner(plan)
@@ -340,8 +390,11 @@ def build_view(plan: DesignPlan) -> dict[str, Any]:
 
     leading = [view(role, s) for role, s in lead]
     sides = [v for v in leading if v.role == "side"]
+    middle = [view(_role(s), s) for s in main]
+    trailing = [view("footer", s) for s in tail]
+    _label_landmarks([*leading, *middle, *trailing])
     moods = page_css.detect_moods(plan.layout)
-    dashboard = plan.page_kind == "dashboard" or plan.layout.structure == "sidebar-dashboard"
+    dashboard = _is_dashboard(plan)
     body = ["page", f"structure-{plan.layout.structure}", *(f"mood-{m}" for m in sorted(moods))]
     if dashboard:
         body.append("page-dashboard")
@@ -353,8 +406,8 @@ def build_view(plan: DesignPlan) -> dict[str, Any]:
         "css": Markup(page_css.render_css(plan, _content_width(plan) + 64)),
         "body_class": " ".join(body),
         "leading": leading,
-        "main": [view(_role(s), s) for s in main],
-        "trailing": [view("footer", s) for s in tail],
+        "main": _panels(middle) if dashboard else middle,
+        "trailing": trailing,
         "shell": bool(sides),
         "side_span": Markup(f"--side-span: {len(leading) - len(sides) + 1 + len(tail)};"),
         "fallback_h1": plan.title if owner is None else None,

@@ -1,4 +1,5 @@
-"""The page's stylesheet: palette variables, contrast-checked tones, mood tokens and fonts.
+"""The page's stylesheet: palette variables, contrast-checked tones, fonts and the
+sizing measures of grids, slots and titles.
 
 The layout agent (``layout.py``) asks this module for one CSS string that goes into the page's
 inline ``<style>``. Everything that reaches the CSS from the plan is sanitised here: palette hexes
@@ -20,7 +21,7 @@ from functools import cache
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from mmstudio.plan import DesignPlan, GlobalLayout, Section
+from mmstudio.plan import DataTable, DesignPlan, GlobalLayout, Section
 from mmstudio.resources import resource
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -35,8 +36,8 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "border": ("border", "line", "rule", "divider", "stroke", "grid", "outline"),
 }
 _MOODS: dict[str, tuple[str, ...]] = {
-    "brutalist": ("brutal", "raw", "zine", "wireframe", "utilitarian", "harsh"),
-    "swiss": ("swiss", "international typographic", "minimal", "modular grid", "rigorous"),
+    "brutalist": ("brutal", "raw", "wireframe", "utilitarian", "harsh"),
+    "swiss": ("swiss", "international typographic", "modular grid", "rigorous"),
     "playful": ("playful", "whimsical", "pastel", "candy", "bubbly", "cute", "fun", "doodle"),
     "tactile": ("skeuomorph", "tactile", "layered", "paper", "cozy", "organic", "hand-crafted"),
     "neon": ("neon", "futuristic", "sci-fi", "sci‑fi", "cyber", "hud", "glow"),
@@ -95,7 +96,7 @@ def readable(background: str, candidates: list[str], minimum: float = 4.5) -> st
     for colour in candidates:
         if contrast(colour, background) >= minimum:
             return colour
-    pool = [*candidates, "#111111", "#ffffff"]
+    pool = [*candidates, "#111111", "#ffffff", "#000000"]
     return max(pool, key=lambda colour: contrast(colour, background))
 
 
@@ -146,10 +147,12 @@ def tone_for(layout: GlobalLayout, bg: str, moods: frozenset[str]) -> Tone:
     palette = [c.hex for c in layout.palette]
     neutrals = sorted((c for c in palette if _is_neutral(c)), key=lambda c: -contrast(c, bg))
     text = readable(bg, [c for c in (find_role(layout, "text"), *neutrals) if c])
-    muted = readable(bg, [c for c in (find_role(layout, "muted"), mix(text, bg, 0.3)) if c])
     surface = find_role(layout, "surface") or mix(bg, text, 0.06 if is_dark(bg) else 0.035)
     if contrast(surface, bg) > 3 or surface == bg:
         surface = mix(bg, text, 0.08 if is_dark(bg) else 0.04)
+    muted = readable(bg, [c for c in (find_role(layout, "muted"), mix(text, bg, 0.3)) if c])
+    if contrast(muted, surface) < 4.5:  # muted text also sits on cards and dashboard panels
+        muted = readable(bg, [mix(text, bg, 0.2), text])
     border = find_role(layout, "border") or mix(bg, text, 0.18)
     if "brutalist" in moods:
         border = text
@@ -205,8 +208,19 @@ def tone_declarations(tone: Tone, variables: dict[str, str]) -> str:
 def detect_moods(layout: GlobalLayout) -> frozenset[str]:
     """Mood families (brutalist, swiss, playful, tactile, neon, editorial) named in the plan's
     mood words, typography hints or layout description."""
-    words = " ".join([*layout.mood, *layout.typography.hints, layout.description[:2000]]).lower()
-    return frozenset(mood for mood, keys in _MOODS.items() if any(k in words for k in keys))
+
+    def found(text: str) -> frozenset[str]:
+        text = text.lower()
+        return frozenset(
+            mood
+            for mood, keys in _MOODS.items()
+            if any(re.search(rf"(?<![\w-]){re.escape(k)}", text) for k in keys)
+        )
+
+    # The planner's mood words decide; the free description is only a fallback.
+    return found(" ".join([*layout.mood, *layout.typography.hints])) or found(
+        layout.description[:2000]
+    )
 
 
 def font_stack(value: str, generic: str) -> str:
@@ -221,64 +235,44 @@ def font_stack(value: str, generic: str) -> str:
     return cleaned
 
 
-def mood_tokens(moods: frozenset[str], dashboard: bool) -> dict[str, str]:
-    """Shape tokens by mood: corner radius, border width, shadow, heading weight / tracking /
-    case, and the hero title size (CSS values)."""
-    tokens = {
-        "radius": "14px",
-        "radius_small": "8px",
-        "border_width": "1px",
-        "shadow": "0 1px 2px rgba(0,0,0,.06), 0 8px 24px rgba(0,0,0,.06)",
-        "heading_weight": "700",
-        "heading_tracking": "-0.02em",
-        "heading_case": "none",
-        "hero_size": "clamp(2.4rem, 4.2vw + 1rem, 4.75rem)",
-    }
-    if "playful" in moods:
-        tokens |= {"radius": "26px", "radius_small": "999px", "shadow": _SOFT_SHADOW}
-    if "tactile" in moods:
-        tokens |= {"radius": "20px", "radius_small": "12px", "shadow": _TACTILE_SHADOW}
-    if "editorial" in moods:
-        tokens |= {
-            "radius": "4px",
-            "radius_small": "2px",
-            "shadow": "none",
-            "heading_weight": "600",
-        }
-    if "neon" in moods:
-        tokens |= {
-            "radius": "12px",
-            "shadow": "0 0 0 1px rgba(255,255,255,.04), 0 0 24px -8px var(--accent)",
-        }
-    if "swiss" in moods:
-        tokens |= {
-            "radius": "0",
-            "radius_small": "0",
-            "shadow": "none",
-            "heading_tracking": "-0.03em",
-        }
-    if "brutalist" in moods:
-        tokens |= _BRUTALIST
-    if dashboard:
-        tokens["hero_size"] = "clamp(1.6rem, 1.2vw + 1.1rem, 2.4rem)"
-    return tokens
+def grid_columns(count: int, width_px: int, min_px: int) -> int:
+    """Grid columns (1–6) for ``count`` items in a ``width_px`` column, cells ≥ ``min_px``."""
+    if count <= 4:
+        wanted = count
+    elif count % 3 == 0:
+        wanted = 3
+    elif count == 5:
+        wanted = 5
+    else:
+        wanted = 4
+    return max(1, min(wanted, width_px // min_px, 6))
 
 
-_SOFT_SHADOW = "0 2px 0 rgba(0,0,0,.04), 0 12px 30px -10px rgba(0,0,0,.18)"
-_TACTILE_SHADOW = (
-    "0 1px 0 rgba(255,255,255,.6) inset, 0 2px 4px rgba(0,0,0,.08), "
-    "0 14px 30px -12px rgba(0,0,0,.3)"
-)
-_BRUTALIST = {
-    "radius": "0",
-    "radius_small": "0",
-    "border_width": "3px",
-    "shadow": "6px 6px 0 var(--text)",
-    "heading_weight": "900",
-    "heading_tracking": "-0.01em",
-    "heading_case": "uppercase",
-    "hero_size": "clamp(2.6rem, 7vw + 1rem, 6.5rem)",
-}
+def numeric_columns(table: DataTable) -> list[bool]:
+    """Per table column: True when most of its filled cells are numbers (right-aligned)."""
+    flags = []
+    for index in range(len(table.columns)):
+        cells = [row[index] for row in table.rows if row[index] is not None]
+        numbers = sum(isinstance(c, int | float) for c in cells)
+        flags.append(bool(cells) and numbers * 2 > len(cells))
+    return flags
+
+
+def title_fit(title: str, level: int) -> str:
+    """``--fit`` (CSS): the largest title size at which the title's longest word still fits
+    its column (≈ 0.68 em per bold glyph), in container inline-size units (cqi)."""
+    longest = max((len(word) for word in title.split()), default=1)
+    glyphs = max(longest, 6 if level == 1 else 10)
+    return f"--fit: {100 / (0.68 * glyphs):.1f}cqi;"
+
+
+def slot_styles(width_px: int, height_px: int, column_px: int) -> tuple[str, str]:
+    """CSS of a media slot planned at ``width_px`` × ``height_px`` in a ``column_px`` column:
+    the element's ``aspect-ratio``, and its figure's span of a 12-column grid (6 or 12 on
+    tablets) capped at the planned width."""
+    span = max(3, min(12, round(12 * width_px / max(column_px, 1))))
+    figure = f"--span: {span}; --span-md: {12 if span >= 6 else 6}; max-width: {width_px}px;"
+    return f"aspect-ratio: {width_px} / {height_px};", figure
 
 
 def section_background(layout: GlobalLayout, section: Section) -> str | None:
@@ -342,7 +336,8 @@ def section_rules(plan: DesignPlan, moods: frozenset[str], variables: dict[str, 
         tone = tone_for(plan.layout, bg, moods)
         selector = f'[data-mm-section="{section.id}"]'
         rules.append(
-            f"{selector} {{ {tone_declarations(tone, variables)} background: var(--bg); }}"
+            f"{selector} {{ {tone_declarations(tone, variables)} --panel: var(--bg); "
+            "background: var(--bg); }"
         )
     return rules
 
@@ -352,7 +347,6 @@ def render_css(plan: DesignPlan, content_width_px: int) -> str:
     column width used for the max-width variable."""
     layout = plan.layout
     moods = detect_moods(layout)
-    dashboard = plan.page_kind == "dashboard" or layout.structure == "sidebar-dashboard"
     variables = palette_variables(layout)
     tone = tone_for(layout, page_background(layout, moods), moods)
     typography = layout.typography
@@ -365,8 +359,6 @@ def render_css(plan: DesignPlan, content_width_px: int) -> str:
             "body": font_stack(typography.body, "sans-serif"),
             "mono": font_stack(typography.mono, "monospace"),
         },
-        "tokens": mood_tokens(moods, dashboard),
-        "moods": sorted(moods),
         "max_width": int(content_width_px),
         "section_rules": section_rules(plan, moods, variables),
         "rhythm": uses_rhythm(plan, moods),

@@ -8,22 +8,44 @@ unless the prompt says otherwise. Display sizes are px slots that fit the sectio
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING
 
-from mmstudio.plan import DataTable, DesignPlan, SectionItem
+from mmstudio.plan import DataTable, DesignPlan
 from mmstudio.providers.offline import planner_data as data
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
 
 if TYPE_CHECKING:
-    from mmstudio.providers.offline.planner import Draft
     from mmstudio.providers.offline.planner_elements import ElementDraft
+    from mmstudio.providers.offline.planner_sections import Draft
 
+log = logging.getLogger(__name__)
+
+_MAX_SECTIONS = 60
+_MAX_ELEMENTS = {"image": 60, "video": 20, "chart": 40}
+_MAX_SECTION_ELEMENTS = 40
 _CAPS = {"headings": 60, "paragraphs": 60, "buttons": 20, "nav_items": 30, "tags": 60, "items": 80}
 _SIZE_PX = {"1536x1024": (3, 2), "1024x1536": (2, 3), "1024x1024": (1, 1)}
-_EMPHASIS = ("highlighted", "highlight", "glow", "glowing", "bold", "peaks", "smooth", "subtle",
-             "translucent", "gradient", "thick", "thin", "dots", "labels", "legend", "stripes")  # fmt: skip
+_EMPHASIS = (
+    "highlighted",
+    "highlight",
+    "glow",
+    "glowing",
+    "bold",
+    "peaks",
+    "smooth",
+    "subtle",
+    "translucent",
+    "gradient",
+    "thick",
+    "thin",
+    "dots",
+    "labels",
+    "legend",
+    "stripes",
+)
 
 
 def slug(text: str, limit: int = 40) -> str:
@@ -48,26 +70,68 @@ class _Ids:
         return name
 
 
-def build_plan(title: str, page_kind: str, layout: dict, drafts: list[Draft],
-               tables: list[pt.Table]) -> DesignPlan:  # fmt: skip
+def build_plan(
+    title: str, page_kind: str, layout: dict, drafts: list[Draft], tables: list[pt.Table]
+) -> DesignPlan:
     """The validated plan: sections in draft order, each with its elements; dataset tables
     feed charts first, then the section they name (KPI tiles → items, lists → table)."""
-    ids = _Ids()
-    section_ids = [ids.take(d.kind if d.kind not in ids.used else f"{d.kind}_{_title(d, '')}")
-                   for d in drafts]  # fmt: skip
     leftover = data.match_chart_tables(drafts, tables)
-    drafts, section_ids = data.attach_tables(drafts, section_ids, leftover, ids)
+    drafts = _fold_overflow(_merge_empty(data.attach_tables(drafts, leftover)))
+    ids = _Ids()
+    section_ids = [
+        ids.take(d.kind if d.kind not in ids.used else f"{d.kind}_{_title(d, '')}") for d in drafts
+    ]
     page_style = ", ".join(layout["mood"][:5])
     sections, images, videos, charts = [], [], [], []
     for draft, section_id in zip(drafts, section_ids, strict=True):
         element_ids = []
+        lists = {"image": images, "video": videos, "chart": charts}
         for element in draft.elements:
+            if len(lists[element.modality]) >= _MAX_ELEMENTS[element.modality] or (
+                len(element_ids) >= _MAX_SECTION_ELEMENTS
+            ):
+                log.warning("plan is full: %s in %s left out", element.modality, section_id)
+                continue
             plan = _element(element, draft, section_id, ids, layout, page_style)
             element_ids.append(plan["id"])
-            {"image": images, "video": videos, "chart": charts}[element.modality].append(plan)
+            lists[element.modality].append(plan)
         sections.append(_section(draft, section_id, element_ids, title))
-    return DesignPlan(title=title, page_kind=page_kind, layout=layout, sections=sections,
-                      images=images, videos=videos, charts=charts)  # fmt: skip
+    return DesignPlan(
+        title=title,
+        page_kind=page_kind,
+        layout=layout,
+        sections=sections,
+        images=images,
+        videos=videos,
+        charts=charts,
+    )
+
+
+def _fold_overflow(drafts: list[Draft]) -> list[Draft]:
+    """At most :data:`_MAX_SECTIONS` drafts: the surplus (but a closing footer) folds into the
+    last one kept, so no copy is lost."""
+    if len(drafts) <= _MAX_SECTIONS:
+        return drafts
+    footer = drafts[-1:] if drafts[-1].kind == "footer" else []
+    kept = drafts[: _MAX_SECTIONS - 1 - len(footer) + 1]
+    for draft in drafts[len(kept) : len(drafts) - len(footer)]:
+        kept[-1].units.extend(draft.units)
+        kept[-1].elements.extend(draft.elements)
+        for name, values in draft.slots.items():
+            kept[-1].slots.setdefault(name, []).extend(values)
+    return kept + footer
+
+
+def _merge_empty(drafts: list[Draft]) -> list[Draft]:
+    """Drafts that got no copy, element or table fold their sentences into the one before."""
+    kept: list[Draft] = []
+    for draft in drafts:
+        empty = not any(draft.slots.values()) and not draft.elements and draft.table is None
+        if empty and kept:
+            kept[-1].units.extend(draft.units)
+        else:
+            kept.append(draft)
+    return kept
 
 
 def _title(draft: Draft, fallback: str) -> str:
@@ -94,19 +158,27 @@ def _section(draft: Draft, section_id: str, element_ids: list[str], page_title: 
     table = draft.table
     text = draft.text
     return {
-        "id": section_id, "kind": draft.kind, "title": title[:400],
-        "subtitle": (subtitles[0] if subtitles else "")[:1000], **fields,
+        "id": section_id,
+        "kind": draft.kind,
+        "title": title[:400],
+        "subtitle": (subtitles[0] if subtitles else "")[:1000],
+        **fields,
         "table": _data_table(table) if table else None,
-        "layout": _section_layout(text, draft.kind), "ratio": pt.column_ratio(text),
-        "background": _background(text), "element_ids": element_ids,
+        "layout": _section_layout(text, draft.kind),
+        "ratio": pt.column_ratio(text),
+        "background": _background(text),
+        "element_ids": element_ids,
         "description": text[:8000],
-    }  # fmt: skip
+    }
 
 
 def _data_table(table: pt.Table) -> DataTable:
     rows = [[_cell(c) for c in row] for row in table.rows[:5000]]
-    return DataTable(columns=[c[:200] for c in table.columns[:50]],
-                     rows=[r[:50] for r in rows], source=table.title[:400])  # fmt: skip
+    return DataTable(
+        columns=[c[:200] for c in table.columns[:50]],
+        rows=[r[:50] for r in rows],
+        source=table.title[:400],
+    )
 
 
 def _cell(cell: str) -> float | int | str:
@@ -118,9 +190,14 @@ def _section_layout(text: str, kind: str) -> str:
     lowered = text.lower()
     if kind == "sidebar":
         return "sidebar"
-    if re.search(r"two-column|two column|split|left column|right column|left half|right half", lowered):
+    if re.search(
+        r"two-column|two column|split|left column|right column|left half|right half", lowered
+    ):
         return "split"
-    if re.search(r"\bgrid\b|cards? in a row|\b(?:three|four|five|six) (?:\w+ )?(?:cards|tiles|columns)", lowered):
+    if re.search(
+        r"\bgrid\b|cards? in a row|\b(?:three|four|five|six) (?:\w+ )?(?:cards|tiles|columns)",
+        lowered,
+    ):
         return "grid"
     return "row" if re.search(r"\bin (?:a|one) row\b|side[- ]by[- ]side", lowered) else "stack"
 
@@ -141,18 +218,30 @@ def _window(element: ElementDraft) -> str:
 
 
 def _alt(element: ElementDraft, title: str = "") -> str:
-    """Alt text: a chart's title, or the start of the mention sentence, then the quoted strings
-    the prompt puts inside the element (sign text, series names), verbatim."""
+    """Alt text: "Line chart: <title>" for a chart, else the start of the mention sentence;
+    then the quoted strings the prompt puts inside the element (sign text, series names),
+    verbatim, so the page shows every one of them."""
     base = re.sub(r"\s+", " ", element.lead).strip()
     base = base[:150].rsplit(" ", 1)[0] if len(base) > 150 else base
     if element.modality == "chart":
-        base = f"{element.mention.strip().rstrip(':')}: {title}"
-    shows = "; ".join(element.quotes)
+        kind = data.chart_type(element).replace("-", " ")
+        base = f"{kind[:1].upper()}{kind[1:]} chart: {title}".rstrip(" :")
+    shows = join_quotes(element.quotes)
     return (f"{base} — {shows}" if shows else base)[:400]
 
 
-def _element(element: ElementDraft, draft: Draft, section_id: str, ids: _Ids, layout: dict,
-             page_style: str) -> dict:  # fmt: skip
+def join_quotes(quotes: list[str]) -> str:
+    """``["Steps,", "Active Minutes,", "Calories"]`` → ``"Steps, Active Minutes, Calories"``:
+    quotes that end in punctuation keep it as their separator, others get ", "."""
+    text = ""
+    for quote in quotes:
+        text += ("" if not text else " " if text[-1] in ",;.:!?" else ", ") + quote
+    return text
+
+
+def _element(
+    element: ElementDraft, draft: Draft, section_id: str, ids: _Ids, layout: dict, page_style: str
+) -> dict:
     """One element plan dict (image, video or chart) for the plan models."""
     common = {
         "prompt": (element.text or element.mention)[:8000],
@@ -175,55 +264,83 @@ def _style_words(text: str) -> dict:
     }
 
 
-def _image(element: ElementDraft, draft: Draft, section_id: str, ids: _Ids, layout: dict,
-           common: dict) -> dict:  # fmt: skip
+def _image(
+    element: ElementDraft, draft: Draft, section_id: str, ids: _Ids, layout: dict, common: dict
+) -> dict:
     window = _window(element)
     role = pt.first_key(window[:160], vocab.IMAGE_ROLES) or (
-        "illustration" if "illustration" in element.mention.lower() else "photo")  # fmt: skip
-    if draft.kind == "hero" and role in ("photo", "illustration", "hero background") and (
-        "background" in window[:200].lower()):  # fmt: skip
-        role = "hero background"
+        "illustration" if "illustration" in element.mention.lower() else "photo"
+    )
     size = pt.first_key(window[:200], vocab.ASPECT_WORDS) or {
-        "portrait": "1024x1536", "icon/accent": "1024x1024"}.get(role, "1536x1024")  # fmt: skip
-    width = {"hero background": layout["max_width_px"], "thumbnail": 360, "icon/accent": 160,
-             "portrait": 420}.get(role, 560 if draft.kind == "hero" else 480)  # fmt: skip
+        "portrait": "1024x1536",
+        "icon/accent": "1024x1024",
+    }.get(role, "1536x1024")
+    width = {
+        "hero background": layout["max_width_px"],
+        "thumbnail": 360,
+        "icon/accent": 160,
+        "portrait": 420,
+    }.get(role, 560 if draft.kind == "hero" else 480)
     aspect_w, aspect_h = _SIZE_PX[size]
     element_id = ids.take(f"{section_id}_{role.split('/')[0].split()[-1]}")
     common["context"]["role"] = role
-    return {**common, "kind": "image", "id": element_id, "save_path": f"assets/{element_id}.webp",
-            "attributes": _style_words(element.text), "size": size, "display_width_px": width,
-            "display_height_px": max(16, width * aspect_h // aspect_w)}  # fmt: skip
+    return {
+        **common,
+        "kind": "image",
+        "id": element_id,
+        "save_path": f"assets/{element_id}.webp",
+        "attributes": _style_words(element.text),
+        "size": size,
+        "display_width_px": width,
+        "display_height_px": max(16, width * aspect_h // aspect_w),
+    }
 
 
-def _video(element: ElementDraft, draft: Draft, section_id: str, ids: _Ids, layout: dict,
-           common: dict) -> dict:  # fmt: skip
+def _video(
+    element: ElementDraft, draft: Draft, section_id: str, ids: _Ids, layout: dict, common: dict
+) -> dict:
     text = element.text
     seconds = next((s for s in (12, 8) if re.search(rf"\b{s}[- ]?(?:second|sec|s)\b", text)), 4)
     vertical = pt.has_word(element.lead[:200], ("vertical video", "9:16", "portrait video"))
     element_id = ids.take(f"{section_id}_video")
     width = 960 if draft.kind == "hero" else 640
-    common["context"]["role"] = "hero background video" if (
-        draft.kind == "hero" and "background" in element.lead[:200].lower()) else "video"  # fmt: skip
+    common["context"]["role"] = (
+        "hero background video"
+        if (draft.kind == "hero" and "background" in element.lead[:200].lower())
+        else "video"
+    )
     attributes = {
         "visual_style": ", ".join(pt.words_found(text, vocab.VISUAL_STYLES, 4))[:200],
         "motion_intensity": "medium" if pt.has_word(text, vocab.VIDEO_MOTION_MEDIUM) else "low",
         "camera_behavior": pt.first_key(text, vocab.CAMERA_WORDS) or "static",
         "loopable": True,
     }
-    return {**common, "kind": "video", "id": element_id, "save_path": f"assets/{element_id}.webm",
-            "poster_path": f"assets/{element_id}-poster.webp", "attributes": attributes,
-            "seconds": seconds, "size": "720x1280" if vertical else "1280x720",
-            "display_width_px": 360 if vertical else width,
-            "display_height_px": 640 if vertical else width * 9 // 16}  # fmt: skip
+    return {
+        **common,
+        "kind": "video",
+        "id": element_id,
+        "save_path": f"assets/{element_id}.webm",
+        "poster_path": f"assets/{element_id}-poster.webp",
+        "attributes": attributes,
+        "seconds": seconds,
+        "size": "720x1280" if vertical else "1280x720",
+        "display_width_px": 360 if vertical else width,
+        "display_height_px": 640 if vertical else width * 9 // 16,
+    }
 
 
 def _chart(element: ElementDraft, draft: Draft, ids: _Ids, layout: dict, common: dict) -> dict:
-    title = element.title or draft.first("title") or "Chart"
+    source = element.data.source if element.data is not None else ""
+    title = element.title or (source if source != "numbers in the prompt" else "")
+    title = (title or draft.first("title") or "Chart").rstrip(",;: ")  # verbatim one is in alt
     element_id = ids.take(f"chart_{slug(title, 48)}")
     chart_type = data.chart_type(element)
     table = element.data or data.synthesize(element_id, chart_type, element)
-    colours = [c["hex"] for c in layout["palette"]
-               if c["role"] not in ("background", "surface", "text", "muted", "border")]  # fmt: skip
+    colours = [
+        c["hex"]
+        for c in layout["palette"]
+        if c["role"] not in ("background", "surface", "text", "muted", "border")
+    ]
     common["context"]["role"] = f"{chart_type} chart"
     attributes = {
         "chart_type": chart_type,
@@ -232,25 +349,14 @@ def _chart(element: ElementDraft, draft: Draft, ids: _Ids, layout: dict, common:
         "visual_emphasis": ", ".join(pt.words_found(element.text, _EMPHASIS, 4))[:200],
     }
     wide = layout["structure"] != "grid" or chart_type in ("line", "area", "grouped-bar")
-    return {**common, "kind": "chart", "id": element_id, "save_path": f"assets/{element_id}.html",
-            "title": title[:300], "attributes": attributes, "source_data": table,
-            "display_width_px": 720 if wide else 520, "display_height_px": 360}  # fmt: skip
-
-
-def merge_items(draft: Draft, table: pt.Table) -> None:
-    """Fill a section's items from a label/value table: a row whose label matches an existing
-    item (ignoring case and trailing punctuation) sets its value; other rows are appended."""
-    items: list[SectionItem] = draft.slots.setdefault("items", [])
-    by_key = {_loose(i.label or i.title): i for i in items}
-    for row in table.rows:
-        value, meta = (row[1] if len(row) > 1 else ""), " · ".join(row[2:])
-        item = by_key.get(_loose(row[0]))
-        if item is None:
-            items.append(SectionItem(label=row[0][:200], value=value[:120], meta=meta[:400]))
-        else:
-            item.value = item.value or value[:120]
-            item.meta = item.meta or meta[:400]
-
-
-def _loose(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+    return {
+        **common,
+        "kind": "chart",
+        "id": element_id,
+        "save_path": f"assets/{element_id}.html",
+        "title": title[:300],
+        "attributes": attributes,
+        "source_data": table,
+        "display_width_px": 720 if wide else 520,
+        "display_height_px": 360,
+    }

@@ -14,16 +14,18 @@ import random
 import re
 from typing import TYPE_CHECKING
 
-from mmstudio.plan import DataTable
+from mmstudio.plan import DataTable, SectionItem
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
+from mmstudio.providers.offline.planner_sections import Draft
 
 if TYPE_CHECKING:
-    from mmstudio.providers.offline.planner import Draft
     from mmstudio.providers.offline.planner_elements import ElementDraft
+    from mmstudio.providers.offline.planner_sections import Draft
 
 _STOP = {"the", "and", "for", "with", "from", "this", "that", "chart", "graph", "table", "data"}
 _MATCH_MIN = 0.3
+_MAX_TABLES = 40  # a dataset with more tables than a page can show is cut here
 _WEEK = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -49,16 +51,27 @@ def _score(table: pt.Table, title: str, text: str) -> float:
     return _overlap(table.title, title) + 0.6 * _label_share(table, text)
 
 
-def chart_data(table: pt.Table) -> DataTable:
-    """A chart's source table: the label column first (a leading "Rank" column moves to the end),
-    number cells as numbers."""
+def chart_data(table: pt.Table, title: str = "") -> DataTable:
+    """A chart's source table: the label column first (a leading "Rank" column moves to the
+    end), then the numeric columns — only the one the chart's ``title`` names when it names
+    one ("Average Drag …" → ``Avg_Drag_N``) — with number cells as numbers."""
     columns, rows = list(table.columns), [list(r) for r in table.rows]
-    if len(columns) > 2 and all(pt.to_number(r[0]) is not None for r in rows) and not all(
-        pt.to_number(r[1]) is not None for r in rows):  # fmt: skip
+    if (
+        len(columns) > 2
+        and all(pt.to_number(r[0]) is not None for r in rows)
+        and not all(pt.to_number(r[1]) is not None for r in rows)
+    ):
         columns = columns[1:] + columns[:1]
         rows = [r[1:] + r[:1] for r in rows]
-    cells = [[r[0]] + [_number(c) for c in r[1:]] for r in rows]
-    return DataTable(columns=columns[:50], rows=cells[:5000], source=table.title[:400])
+    numeric = [
+        i for i in range(1, len(columns)) if all(pt.to_number(r[i]) is not None for r in rows)
+    ]
+    named = [i for i in numeric if _overlap(columns[i].replace("_", " "), title) > 0]
+    keep = [0] + (named[:1] if len(numeric) > 2 and len(named) == 1 else numeric or [1])
+    cells = [[r[0]] + [_number(r[i]) for i in keep[1:]] for r in rows]
+    return DataTable(
+        columns=[columns[i] for i in keep][:50], rows=cells[:5000], source=table.title[:400]
+    )
 
 
 def _number(cell: str) -> float | int | str:
@@ -68,41 +81,51 @@ def _number(cell: str) -> float | int | str:
 
 def match_chart_tables(drafts: list[Draft], tables: list[pt.Table]) -> list[pt.Table]:
     """Give each chart the dataset table that fits it best (greedy by score); charts left
-    without one try their inline numbers. Returns the tables no chart took."""
+    without one try their inline numbers. Returns the tables no chart took (at most
+    :data:`_MAX_TABLES` tables are read)."""
+    tables = tables[:_MAX_TABLES]
     charts = [(e, d) for d in drafts for e in d.elements if e.modality == "chart"]
     pairs = sorted(
-        ((_score(t, e.title or d.first("title"), e.text + " " + d.text), -ti, -ci)
-         for ti, t in enumerate(tables) for ci, (e, d) in enumerate(charts)), reverse=True,
-    )  # fmt: skip
+        (
+            (_score(t, e.title or d.first("title"), e.text + " " + d.text), -ti, -ci)
+            for ti, t in enumerate(tables)
+            for ci, (e, d) in enumerate(charts)
+        ),
+        reverse=True,
+    )
     used_tables, used_charts = set(), set()
     for score, ti, ci in pairs:
         single = len(tables) == 1 and len(charts) == 1
         if (score >= _MATCH_MIN or single) and -ti not in used_tables and -ci not in used_charts:
             used_tables.add(-ti)
             used_charts.add(-ci)
-            charts[-ci][0].data = chart_data(tables[-ti])
+            element, draft = charts[-ci]
+            element.data = chart_data(tables[-ti], element.title or draft.first("title"))
     for element, _ in charts:
         element.data = element.data or inline_data(element)
     return [t for i, t in enumerate(tables) if i not in used_tables]
 
 
 def inline_data(element: ElementDraft) -> DataTable | None:
-    """``[label, value]`` rows from quotes in the chart's sentences when its quoted labels and
-    quoted numbers (“82%”) pair up one to one; None otherwise."""
+    """``[label, value]`` rows from quotes in the chart's sentences: its quoted labels paired in
+    order with its quoted numbers (“82%”), axis ends (“0%” … “100%”) left out; None when fewer
+    than two pairs."""
     quotes = [q.text for q in pt.find_quotes(element.text) if q.text != element.title]
-    numbers = [pt.to_number(q) for q in quotes if pt.to_number(q) is not None]
+    numbers = [n for n in (pt.to_number(q) for q in quotes) if n is not None]
+    if len(numbers) > 2 and numbers[0] == 0 and numbers[1] in (1, 10, 100, 1000):
+        numbers = numbers[2:]
     labels = [q for q in quotes if pt.to_number(q) is None and len(q) <= 60]
-    if len(numbers) < 2 or len(labels) < len(numbers):
+    count = min(len(labels), len(numbers))
+    if count < 2:
         return None
-    labels = labels[-len(numbers) :] if len(labels) > len(numbers) + 1 else labels[: len(numbers)]
-    rows = [[label, value] for label, value in zip(labels, numbers, strict=False)]
+    rows = [[label, value] for label, value in zip(labels[:count], numbers[-count:], strict=True)]
     return DataTable(columns=["Category", "Value"], rows=rows, source="numbers in the prompt")
 
 
 def chart_type(element: ElementDraft) -> str:
     """bar|line|area|pie|donut|… from the words of the mention (then its sentence)."""
-    found = pt.first_key(element.mention, vocab.CHART_TYPES)
-    found = found or pt.first_key(element.lead[:200], vocab.CHART_TYPES)
+    found = pt.first_key(element.mention.replace("-", " "), vocab.CHART_TYPES)
+    found = found or pt.first_key(element.lead[:200].replace("-", " "), vocab.CHART_TYPES)
     if found == "bar" and element.data is not None and len(element.data.columns) > 2:
         return "grouped-bar"
     return found or "bar"
@@ -123,10 +146,16 @@ def synthesize(element_id: str, kind: str, element: ElementDraft) -> DataTable:
         categories = _WEEK
     else:
         categories = ["Q1", "Q2", "Q3", "Q4", "Q5", "Q6"]
-    series = ["Series A", "Series B"] if kind in ("grouped-bar", "stacked-bar", "radar") else ["Value"]
+    series = (
+        ["Series A", "Series B"] if kind in ("grouped-bar", "stacked-bar", "radar") else ["Value"]
+    )
     rows = [[c] + [rng.randint(20, 100) for _ in series] for c in categories]
-    return DataTable(columns=["Category", *series], rows=rows, synthesized=True,
-                     source="synthesised by the offline planner")  # fmt: skip
+    return DataTable(
+        columns=["Category", *series],
+        rows=rows,
+        synthesized=True,
+        source="synthesised by the offline planner",
+    )
 
 
 def _section_score(table: pt.Table, draft: Draft) -> float:
@@ -140,28 +169,60 @@ def _section_score(table: pt.Table, draft: Draft) -> float:
     return _overlap(table.title, names) + hint + 0.6 * _label_share(table, draft.text)
 
 
-def attach_tables(drafts: list[Draft], section_ids: list[str], tables: list[pt.Table],
-                  ids) -> tuple[list[Draft], list[str]]:  # fmt: skip
+def attach_tables(drafts: list[Draft], tables: list[pt.Table]) -> list[Draft]:
     """Put each leftover table in the section it fits (label/value tables become items), or in a
-    new table section before the footer. Returns the (possibly longer) drafts and ids."""
-    from mmstudio.providers.offline.planner import Draft as DraftClass
-    from mmstudio.providers.offline.planner_assembly import merge_items
-
-    drafts, section_ids = list(drafts), list(section_ids)
+    new table section (after the one it nearly fits, else before the footer). Returns the
+    (possibly longer) list of drafts."""
+    drafts = list(drafts)
     for table in tables:
         scored = [(_section_score(table, d), -i) for i, d in enumerate(drafts)]
         best, index = max(scored) if scored else (0.0, 0)
         draft = drafts[-index] if best >= _MATCH_MIN else None
-        if draft is not None and (len(table.columns) <= 3 and draft.kind == "stats"):
+        if (
+            draft is not None
+            and len(table.columns) <= 3
+            and (draft.kind == "stats" or _labels_placed(draft, table) >= 0.5)
+        ):
             merge_items(draft, table)
         elif draft is not None and draft.table is None:
             draft.table = table
             draft.kind = "table" if draft.kind == "content" else draft.kind
         else:
-            new = DraftClass("table", slots={"title": [table.title]} if table.title else {})
+            new = Draft("table", slots={"title": [table.title]} if table.title else {})
             new.table = table
             at = next((i for i, d in enumerate(drafts) if d.kind == "footer"), len(drafts))
-            at = -index + 1 if draft is not None else at
-            drafts.insert(at, new)
-            section_ids.insert(at, ids.take(f"table_{table.title}" if table.title else "table"))
-    return drafts, section_ids
+            drafts.insert(-index + 1 if draft is not None else at, new)
+    return drafts
+
+
+def _labels_placed(draft: Draft, table: pt.Table) -> float:
+    """Share of a table's row labels the section already shows as tags, headings or items."""
+    shown = {_loose(t) for name in ("tags", "headings") for t in draft.slots.get(name, [])}
+    shown |= {_loose(i.label or i.title) for i in draft.slots.get("items", [])}
+    labels = [_loose(r[0]) for r in table.rows if r]
+    return sum(label in shown for label in labels) / len(labels) if labels else 0.0
+
+
+def merge_items(draft: Draft, table: pt.Table) -> None:
+    """Fill a section's items from a label/value table: a row whose label matches an existing
+    item, tag or heading (ignoring case and punctuation) gives it its value (a tag or heading
+    becomes an item, keeping its verbatim text); other rows are appended."""
+    labels = {_loose(r[0]) for r in table.rows if r}
+    for name in ("tags", "headings"):
+        moved = [t for t in draft.slots.get(name, []) if _loose(t) in labels]
+        draft.slots[name] = [t for t in draft.slots.get(name, []) if t not in moved]
+        draft.slots.setdefault("items", []).extend(SectionItem(label=t) for t in moved)
+    items: list[SectionItem] = draft.slots.setdefault("items", [])
+    by_key = {_loose(i.label or i.title): i for i in items}
+    for row in table.rows:
+        value, meta = (row[1] if len(row) > 1 else ""), " · ".join(row[2:])
+        item = by_key.get(_loose(row[0]))
+        if item is None:
+            items.append(SectionItem(label=row[0][:200], value=value[:120], meta=meta[:400]))
+        else:
+            item.value = item.value or value[:120]
+            item.meta = item.meta or meta[:400]
+
+
+def _loose(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()

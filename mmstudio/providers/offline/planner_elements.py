@@ -16,9 +16,9 @@ from mmstudio.plan import DataTable
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
 
-_MAX_UNITS = 10
+_MAX_UNITS = {"image": 10, "video": 10, "chart": 16}  # sentences that may describe one element
 _NOUNS = {"image": vocab.IMAGE_NOUNS, "video": vocab.VIDEO_NOUNS, "chart": vocab.CHART_NOUNS}
-_COMPOUND = r"(?![\s-]+(?:tutorials?|lessons?|courses?|platform|streaming|subscription|calls?|chats?|games?|editing|editors?|production|creators?|style|studio|tutor|camp))"  # noqa: E501
+_COMPOUND = r"(?![\s-]+(?:tutorials?|lessons?|courses?|platform|streaming|subscription|calls?|chats?|games?|editing|editors?|production|creators?|style|studio|tutor|camp|paper))"  # noqa: E501
 _INTRO = r"\b(?:a|an|another|one|two|three|four|five|six|second|third|single|large|small)\b"
 
 
@@ -28,19 +28,31 @@ def _alternation(words: tuple[str, ...]) -> str:
 
 _MENTION = {
     kind: re.compile(
-        rf"{_INTRO}(?:[\s,]+[\w’'()/-]+){{0,6}}?[\s,-]+(?:{_alternation(nouns)})s?\b{_COMPOUND}"
-        rf"|(?<!the )(?<!this )(?<!that )\b(?:{_alternation(nouns)})s?\s*:",
+        rf"{_INTRO}(?:[\s,]+[\w’'()/-]+){{0,6}}?[\s,-]+(?:{_alternation(nouns)})s?(?![\w-]){_COMPOUND}"
+        rf"|(?<!the )(?<!this )(?<!that )\b(?:{_alternation(nouns)})s?\s*:"
+        rf"|(?<=[,;:] )(?:{_alternation(nouns)})s?\s+(?:of|showing|depicting)\b",
         re.I,
     )
     for kind, nouns in _NOUNS.items()
 }
+_NEGATED_NOUNS = {**_NOUNS, "chart": (*vocab.CHART_NOUNS, "data visualization", "visualization")}
 _NEGATION = {
     kind: re.compile(
         rf"\b(?:no|without|never|nor)\b(?:[\s,]+[\w-]+){{0,6}}?[\s,]+(?:{_alternation(nouns)})s?\b",
         re.I,
     )
+    for kind, nouns in _NEGATED_NOUNS.items()
+}
+_REFERS = {
+    kind: re.compile(
+        rf"^\W*(?:this|that|the|its|these)\s+(?!(?:first|second|third|fourth|fifth|next|last|"
+        rf"final|other)\b)(?:[\w-]+\s+){{0,2}}(?:{_alternation(nouns)})s?\b",
+        re.I,
+    )
     for kind, nouns in _NOUNS.items()
 }
+_MOVING = re.compile(r"\b(?:video|footage|loop|looping|shows|showing|film|filmed|scene)\b", re.I)
+_EXCEPT = re.compile(r"\b(?:beyond|except|other than|apart from|besides|aside from)\b", re.I)
 _GENERIC = re.compile(r"^\W*(?:each|every|all|both)\b", re.I)
 
 
@@ -79,15 +91,20 @@ def banned_modalities(units: list[pt.Unit], global_units: list[pt.Unit]) -> set[
     "anywhere", "at all", "throughout", …"""
     banned: set[str] = set()
     global_starts = {u.start for u in global_units}
+    previous = ""
     for unit in units:
         kinds = negated(unit.text)
-        if kinds and (unit.start in global_starts or pt.has_word(unit.text, vocab.NEGATION_GLOBAL)):
+        context, previous = previous + " " + unit.text, unit.text  # the clause before counts too
+        if _EXCEPT.search(unit.text):
+            continue  # "no illustrations beyond the described photographs" bans nothing
+        if kinds and (unit.start in global_starts or pt.has_word(context, vocab.NEGATION_GLOBAL)):
             banned |= kinds
     return banned
 
 
-def _mentions(unit: pt.Unit, banned: set[str]) -> list[ElementDraft]:
-    """The elements a unit introduces (at most one per modality)."""
+def _mentions(unit: pt.Unit, banned: set[str], recent: set[str]) -> list[ElementDraft]:
+    """The elements a unit introduces (at most one per modality); a sentence opening with "The
+    video …" refers back when the paragraph already has one (``recent`` modalities)."""
     text = pt.blank_quotes(unit.text, "x")
     if _GENERIC.match(text):
         return []
@@ -95,9 +112,17 @@ def _mentions(unit: pt.Unit, banned: set[str]) -> list[ElementDraft]:
     skip = banned | negated(text)
     for kind in ("video", "chart", "image"):
         match = _MENTION[kind].search(text)
-        if kind in skip or not match:
+        if kind in skip or not match or (kind in recent and _REFERS[kind].match(text)):
             continue
-        if kind == "image" and any(abs(e.start - unit.start - match.start()) < 40 for e in found):
+        if (
+            kind == "video"
+            and re.search(r"\b(?:clip|reel)s?\b", match.group(), re.I)
+            and not (_MOVING.search(text))
+        ):
+            continue  # a binder clip or a fishing reel is no video
+        if kind == "image" and any(
+            e.modality == "video" and abs(e.start - unit.start - match.start()) < 40 for e in found
+        ):
             continue  # "a video frame showing an image" is one element
         found.append(ElementDraft(kind, [unit], unit.start + match.start(), match.group()))
     return found
@@ -108,11 +133,12 @@ def find_elements(units: list[pt.Unit], section_kind: str, banned: set[str]) -> 
     elements: list[ElementDraft] = []
     last: ElementDraft | None = None
     for unit in units:
-        new = _mentions(unit, banned)
+        recent = {e.modality for e in elements if e.units[-1].paragraph == unit.paragraph}
+        new = _mentions(unit, banned, recent)
         if new:
             elements.extend(new)
             last = new[-1]
-        elif last and len(last.units) < _MAX_UNITS and _describes(unit, last):
+        elif last and len(last.units) < _MAX_UNITS[last.modality] and _describes(unit, last):
             last.units.append(unit)
         else:
             last = None
@@ -123,14 +149,22 @@ def _describes(unit: pt.Unit, element: ElementDraft) -> bool:
     """True when a unit keeps describing ``element`` (same paragraph, not a new block)."""
     if unit.paragraph != element.units[-1].paragraph:
         return False
+    if element.modality == "chart":
+        return True  # a chart's paragraph goes on about its axes, bars and labels
     lowered = unit.text.lower()
     starts_block = re.match(
         r"^\W*(?:below|beneath|under|next|to the (?:left|right)|on the (?:left|right)|at the "
-        r"(?:top|bottom)|the (?:left|right|middle|center|top|bottom)|inside|its (?:heading|title))",
+        r"(?:top|bottom)|the (?:left|right|middle|center|top|bottom|first|second|third|fourth|"
+        r"fifth|next|last|final)|inside|its (?:heading|title))",
         lowered,
     )
-    return not starts_block or bool(re.search(r"\b(?:the|this) (?:image|illustration|video|chart|photo|"
-                                              r"scene|frame|graph)\b", lowered[:60]))  # fmt: skip
+    return not starts_block or bool(
+        re.search(
+            r"\b(?:the|this) (?:image|illustration|video|chart|photo|"
+            r"scene|frame|graph)\b",
+            lowered[:60],
+        )
+    )
 
 
 def element_at(elements: list[ElementDraft], unit: pt.Unit, at: int) -> ElementDraft | None:
@@ -148,8 +182,12 @@ def claims(element: ElementDraft, slot: str, explicit: bool, quote: pt.Quote) ->
     if element.modality == "chart" and slot == "title" and not element.title:
         element.title = quote.text
         return True
-    if slot in ("button", "nav") or (explicit and slot != "caption" and element.modality != "chart"):
+    if slot in ("button", "nav") or (
+        explicit and slot != "caption" and element.modality != "chart"
+    ):
         return False
+    if element.modality == "image" and slot != "caption" and len(quote.text) > 40:
+        return False  # long copy next to a picture is the section's text, not text in the picture
     if sum(len(q) + 4 for q in element.quotes) + len(quote.text) > 220:
         return False
     element.quotes.append(quote.text)

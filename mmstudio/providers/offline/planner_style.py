@@ -8,16 +8,32 @@ as the prompt says) fill the rest, so ``layout.color(role)`` always answers for 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
 
 _MAX_PALETTE = 40
-_LIGHT = {"background": "#fafaf7", "surface": "#ffffff", "text": "#1f2328", "muted": "#6b7280",
-          "primary": "#2f6fed", "accent": "#f97316", "border": "#e3e3de"}  # fmt: skip
-_DARK = {"background": "#0e1117", "surface": "#171b24", "text": "#e8ecf4", "muted": "#9aa4b2",
-         "primary": "#4f8cff", "accent": "#22d3ee", "border": "#2a3140"}  # fmt: skip
+_QUOTED = re.compile(r"[“\"][^“”\"\n]{0,300}[”\"]")
+_LIGHT = {
+    "background": "#fafaf7",
+    "surface": "#ffffff",
+    "text": "#1f2328",
+    "muted": "#6b7280",
+    "primary": "#2f6fed",
+    "accent": "#f97316",
+    "border": "#e3e3de",
+}
+_DARK = {
+    "background": "#0e1117",
+    "surface": "#171b24",
+    "text": "#e8ecf4",
+    "muted": "#9aa4b2",
+    "primary": "#4f8cff",
+    "accent": "#22d3ee",
+    "border": "#2a3140",
+}
 
 
 def luminance(hex_color: str) -> float:
@@ -39,7 +55,8 @@ def palette(prompt: str, dark: bool, scope: Callable[[int], str], global_text: s
     colours of the page-level sentences for empty core roles, then defaults (dark or light).
 
     ``scope(offset)`` names the section kind an offset lies in ("" for page-level text): a
-    section's own background becomes ``<kind>-background`` so the page background stays free."""
+    section's own colour becomes ``<kind>-<role>`` (``header-background``) so the page roles
+    stay free for page-level colours."""
     entries: list[dict] = []
     used: set[str] = set()
     seen: set[str] = set()
@@ -50,12 +67,14 @@ def palette(prompt: str, dark: bool, scope: Callable[[int], str], global_text: s
         seen.add(hex_color)
         role = pt.color_role(prompt, match.start(), match.end())
         kind = scope(match.start())
-        if role in ("background", "surface") and kind not in ("", "hero"):
-            role = f"{kind}-{role}"
+        if role and role not in ("accent", "primary") and kind not in ("", "hero"):
+            role = f"{kind}-{role}"  # a section's own colours leave the page roles free
         role = _unique(role, used) if role else _unique(f"extra-{len(entries) + 1}", used)
-        entries.append({"role": role, "hex": hex_color, "name": pt.color_name(prompt, match.start())})
+        entries.append(
+            {"role": role, "hex": hex_color, "name": pt.color_name(prompt, match.start())}
+        )
     _fill_named(global_text, entries, used)
-    _promote(entries, used)
+    _promote(entries, used, dark)
     _fill_defaults(entries, used, dark)
     return entries[:_MAX_PALETTE]
 
@@ -65,24 +84,38 @@ def _saturation(hex_color: str) -> float:
     return max(r, g, b) - min(r, g, b)
 
 
-def _promote(entries: list[dict], used: set[str]) -> None:
-    """Give unnamed hexes (``extra-N``) the empty core roles they fit: a colour contrasting
-    the background becomes text, the most saturated ones accent then primary."""
-    background = next((e["hex"] for e in entries if e["role"] == "background"), None)
+def _promote(entries: list[dict], used: set[str], dark: bool) -> None:
+    """Fill empty core roles from the prompt's own hexes: unnamed ones (``extra-N``) by their
+    looks (the lightest — darkest when dark — is the background, a contrasting one the text,
+    the most saturated accent then primary, greys muted and border), then a section's
+    ``<kind>-<role>`` colour lends its hex to the page role."""
     extras = [e for e in entries if e["role"].startswith("extra-")]
-    if "text" not in used and background:
-        far = [e for e in extras if abs(luminance(e["hex"]) - luminance(background)) > 0.45]
-        if far:
-            used.add("text")
-            far[0]["role"] = "text"
-            extras.remove(far[0])
-    for role in ("accent", "primary"):
-        vivid = sorted((e for e in extras if _saturation(e["hex"]) > 0.35),
-                       key=lambda e: -_saturation(e["hex"]))  # fmt: skip
-        if role not in used and vivid:
+
+    def take(role: str, fits: list[dict]) -> None:
+        if role not in used and fits:
             used.add(role)
-            vivid[0]["role"] = role
-            extras.remove(vivid[0])
+            fits[0]["role"] = role
+            extras.remove(fits[0])
+
+    light = sorted(extras, key=lambda e: luminance(e["hex"]), reverse=not dark)
+    take("background", [e for e in light if abs(luminance(e["hex"]) - (0 if dark else 1)) < 0.12])
+    background = next((e["hex"] for e in entries if e["role"] == "background"), None)
+    if background:
+        contrast = sorted(extras, key=lambda e: -abs(luminance(e["hex"]) - luminance(background)))
+        take(
+            "text", [e for e in contrast if abs(luminance(e["hex"]) - luminance(background)) > 0.5]
+        )
+    for role in ("accent", "primary"):
+        take(role, sorted((e for e in extras if _saturation(e["hex"]) > 0.3),
+                          key=lambda e: -_saturation(e["hex"])))  # fmt: skip
+    greys = [e for e in extras if _saturation(e["hex"]) < 0.12]
+    take("muted", [e for e in greys if 0.3 < luminance(e["hex"]) < 0.75])
+    take("border", [e for e in greys if 0.75 <= luminance(e["hex"]) < 0.97])
+    for role in ("background", "surface", "text", "muted", "border"):
+        lender = next((e for e in entries if e["role"].endswith(f"-{role}")), None)
+        if role not in used and lender and len(entries) < _MAX_PALETTE:
+            used.add(role)
+            entries.append({"role": role, "hex": lender["hex"], "name": lender["name"]})
 
 
 def _fill_named(prompt: str, entries: list[dict], used: set[str]) -> None:
@@ -105,39 +138,60 @@ def _fill_defaults(entries: list[dict], used: set[str], dark: bool) -> None:
             entries.append({"role": role, "hex": scheme[role], "name": None})
 
 
-def typography(units: list[pt.Unit]) -> dict:
+def typography(global_units: list[pt.Unit], units: list[pt.Unit]) -> dict:
     """``{heading, body, mono, hints}``: CSS font stacks, the named font first, from the units
-    that talk about fonts (a unit naming headings sets the heading stack, body text the body)."""
-    chosen: dict[str, str] = {}
+    that talk about fonts. A clause naming headings sets the heading stack, one naming body text
+    the body; a page-level clause naming neither sets both, a section's only the heading."""
+    chosen: dict[str, tuple[int, str]] = {}
     hints: list[str] = []
-    for unit in units:
-        kinds = [k for _, k in pt.keyword_hits(unit.text, vocab.FONT_HINT_WORDS)]
-        names = pt.font_names(unit.text)
-        if not kinds and not names:
-            continue
-        hints += [h for h in kinds + names if h not in hints]
-        stack = _stack(names, kinds)
-        targets = _targets(unit.text)
-        for target in targets:
-            chosen.setdefault(target, stack)
-    body = chosen.get("body", vocab.FONT_STACKS["sans"])
+    page_level = {u.start for u in global_units}
+    for unit in global_units + units:
+        for clause in _clauses(_QUOTED.sub(_blank_copy, unit.text)):
+            kinds = [k for _, k in pt.keyword_hits(clause, vocab.FONT_HINT_WORDS)]
+            names = pt.font_names(clause)
+            if not kinds and not names:
+                continue
+            hints += [h for h in kinds + names if h not in hints]
+            targets, explicit = _targets(clause, unit.start in page_level)
+            rank = (0 if explicit else 2) + (0 if names else 1)
+            for target in targets:
+                if target not in chosen or rank < chosen[target][0]:
+                    chosen[target] = (rank, _stack(names, kinds))
+    stacks = {target: stack for target, (_, stack) in chosen.items()}
+    body = stacks.get("body", vocab.FONT_STACKS["sans"])
     mono_names = [n for n in pt.font_names(" ".join(hints)) if vocab.NAMED_FONTS[n] == "mono"]
     return {
-        "heading": chosen.get("heading", body),
+        "heading": stacks.get("heading", body),
         "body": body,
         "mono": _stack(mono_names, ["mono"]),
         "hints": hints[:20],
     }
 
 
-def _targets(text: str) -> list[str]:
+def _blank_copy(match: re.Match) -> str:
+    """Quoted page copy (5+ words, no commas: not a font list) hides its words from font rules."""
+    body = match.group()
+    return " " if len(body.split()) >= 5 and "," not in body else body
+
+
+def _clauses(text: str) -> list[str]:
+    """A font sentence cut where it turns to another role ("body … while headings use …")."""
+    pattern = (
+        r",?\s(?:while|whereas|but)\s|;\s"
+        r"|[,:][”\"]?\s(?=(?:and\s)?(?:body|headings?|headlines?|titles?)\b)"
+    )
+    return [c for c in re.split(pattern, text, flags=re.I) if c.strip()]
+
+
+def _targets(text: str, page_level: bool) -> tuple[list[str], bool]:
+    """``(targets, explicit)``: the stacks a font clause sets, and whether it names them."""
     heading = pt.has_word(text, vocab.HEADING_WORDS)
     body = pt.has_word(text, vocab.BODY_WORDS)
-    if heading and not body:
-        return ["heading"]
-    if body and not heading:
-        return ["body"]
-    return ["heading", "body"] if heading else ["body", "heading"]
+    if heading != body:
+        return (["heading"] if heading else ["body"]), True
+    if not page_level:
+        return ["heading"], False
+    return ["heading", "body"], heading
 
 
 def _stack(names: list[str], kinds: list[str]) -> str:
@@ -165,8 +219,14 @@ def structure(text: str, page_kind: str) -> tuple[str, list[int]]:
     return name, pt.column_ratio(text) if name == "two-column" else []
 
 
-def global_layout(prompt: str, prose: str, units: list[pt.Unit], global_units: list[pt.Unit],
-                  page_kind: str, scope: Callable[[int], str]) -> dict:  # fmt: skip
+def global_layout(
+    prompt: str,
+    prose: str,
+    units: list[pt.Unit],
+    global_units: list[pt.Unit],
+    page_kind: str,
+    scope: Callable[[int], str],
+) -> dict:
     """The ``GlobalLayout`` fields as a dict (palette entries, typography, structure, width,
     mood, description) for :class:`mmstudio.plan.GlobalLayout`."""
     opening = " ".join(u.text for u in (global_units or units[:3]))
@@ -178,7 +238,7 @@ def global_layout(prompt: str, prose: str, units: list[pt.Unit], global_units: l
         "column_ratio": ratio,
         "max_width_px": pt.pixel_width(opening) or default_width,
         "palette": palette(prompt, dark, scope, " ".join(u.text for u in global_units)),
-        "typography": typography(global_units + units),
+        "typography": typography(global_units, units),
         "mood": pt.words_found(opening + " " + prose[:6000], vocab.MOOD_WORDS, 12),
         "description": opening[:4000],
     }

@@ -8,6 +8,7 @@ so the planner places exactly the strings the page is checked for.
 
 from __future__ import annotations
 
+import csv
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -16,9 +17,10 @@ from mmstudio.providers.offline import vocabulary as vocab
 
 QUOTE_RE = re.compile(r"[“\"]([^”\"\n]{2,80})[”\"]")
 HEX_RE = re.compile(r"#[0-9a-fA-F]{6}\b")
-_ANY_QUOTE_RE = re.compile(r"“[^”\n]{0,600}”|\"[^\"\n]{0,600}\"")
+_ANY_QUOTE_RE = re.compile(r"“[^“”\n]{0,600}”|\"[^“\"\n]{0,600}\"")
 _DATASET_RE = re.compile(r"^#{2,4}\s*(?:dataset|data set|data)\b.*$", re.I | re.M)
 _TITLE_LINE_RE = re.compile(r"^\s*(?:\*\*(.+?)\*\*|#{2,6}\s*(.+?))\s*:?\s*$")
+_CSV_FENCE = re.compile(r"```[ \t]*(csv|tsv|)[ \t]*\n(.*?)```", re.S | re.I)
 _SEPARATOR_RE = re.compile(r"^\|?\s*:?-{2,}")
 _NUMBER_RE = re.compile(
     r"^[+\-−]?[$€£]?\s*[+\-−]?\d[\d,]*(?:\.\d+)?\s*(?:%|k|m|[a-z]{0,3})?$", re.I
@@ -67,7 +69,9 @@ def split_dataset(prompt: str) -> tuple[str, str]:
 def blank_quotes(text: str, fill: str = " ") -> str:
     """``text`` with the inside of every “…”/"…" span (any length up to 600) replaced by
     ``fill``, so keyword rules never read the page's own copy; offsets are kept."""
-    return _ANY_QUOTE_RE.sub(lambda m: m.group()[0] + fill * (len(m.group()) - 2) + m.group()[-1], text)
+    return _ANY_QUOTE_RE.sub(
+        lambda m: m.group()[0] + fill * (len(m.group()) - 2) + m.group()[-1], text
+    )
 
 
 def find_quotes(text: str) -> list[Quote]:
@@ -130,7 +134,27 @@ def _starts_sentence(line: str, index: int) -> bool:
 
 
 def parse_tables(dataset: str) -> list[Table]:
-    """The markdown tables of a dataset section, each titled by the bold/heading line above it."""
+    """The tables of a dataset section — markdown tables and fenced CSV blocks — each titled by
+    the bold/heading line above it."""
+    return _markdown_tables(_CSV_FENCE.sub("", dataset)) + _csv_tables(dataset)
+
+
+def _csv_tables(dataset: str) -> list[Table]:
+    tables = []
+    for match in _CSV_FENCE.finditer(dataset):
+        rows = [
+            r for r in csv.reader(match.group(2).strip().splitlines()) if any(c.strip() for c in r)
+        ]
+        above = [_TITLE_LINE_RE.match(x.strip()) for x in dataset[: match.start()].splitlines()]
+        titles = [(t.group(1) or t.group(2)).strip() for t in above if t]
+        if len(rows) > 1 and len(rows[0]) > 1:
+            width = len(rows[0])
+            body = [([c.strip() for c in r] + [""] * width)[:width] for r in rows[1:]]
+            tables.append(Table(titles[-1] if titles else "", [c.strip() for c in rows[0]], body))
+    return tables
+
+
+def _markdown_tables(dataset: str) -> list[Table]:
     tables: list[Table] = []
     title, current = "", None
     for raw in dataset.splitlines():
@@ -209,8 +233,11 @@ def words_found(text: str, words: tuple[str, ...], limit: int = 4) -> list[str]:
 def color_role(text: str, at: int, end: int) -> str | None:
     """The palette role of the colour written at ``text[at:end]``: the role word nearest to it in
     its own clause (before or after, ≤ 70 chars), else None."""
-    left = re.split(r"[.;:!?]\s", text[max(0, at - 90) : at])[-1]
-    right = re.split(r"[.;!?]\s|,\s(?:and|with|while)\s", text[end : end + 70])[0]
+    left = re.split(r"[.;!?]\s", text[max(0, at - 90) : at])[-1]
+    left = re.sub(r"\b(?:primary|colou?r) palette\b", " ", left, flags=re.I)
+    # "a muted cobalt blue (#3A6DFF)": an adjective of the colour's name is not its role
+    left = re.sub(r"\bmuted(?=(?:\s+[\w-]+){1,2}\s*\(?\s*$)", "", left, flags=re.I)
+    right = re.split(r"[.;!?,]\s|\s(?:and|with|while)\s", text[end : end + 70])[0]
     best: tuple[int, str] | None = None
     for offset, role in keyword_hits(left, vocab.ROLE_WORDS):
         distance = len(left) - offset
@@ -235,8 +262,10 @@ def named_colors(text: str) -> list[tuple[int, int, str, str]]:
     """``[(start, end, name, hex), …]`` for every named colour of ``NAMED_COLORS`` in ``text``."""
     table = tuple((name, (name,)) for name in vocab.NAMED_COLORS)
     pattern, owner = _table_regex(table)
-    return [(m.start(), m.end(), owner[m.group().lower()], vocab.NAMED_COLORS[owner[m.group().lower()]])
-            for m in pattern.finditer(text)]  # fmt: skip
+    return [
+        (m.start(), m.end(), owner[m.group().lower()], vocab.NAMED_COLORS[owner[m.group().lower()]])
+        for m in pattern.finditer(text)
+    ]
 
 
 def font_names(text: str) -> list[str]:
@@ -251,8 +280,10 @@ def font_names(text: str) -> list[str]:
 
 def pixel_width(text: str) -> int | None:
     """A content width in px the prose asks for ("about 760px", "max-width 1200px"), else None."""
-    pattern = (r"(?:width|wide|column|container|max-width)[^.;]{0,60}?(\d{3,4})\s*(?:–|-|to)?"
-               r"\s*(?:\d{3,4})?\s*px|(\d{3,4})\s*px[^.;]{0,20}?(?:wide|width|column|container)")  # fmt: skip
+    pattern = (
+        r"(?:width|wide|column|container|max-width)[^.;]{0,60}?(\d{3,4})\s*(?:–|-|to)?"
+        r"\s*(?:\d{3,4})?\s*px|(\d{3,4})\s*px[^.;]{0,20}?(?:wide|width|column|container)"
+    )
     for match in re.finditer(pattern, text, re.I):
         value = int(match.group(1) or match.group(2))
         if 320 <= value <= 2560:

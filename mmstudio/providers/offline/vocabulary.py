@@ -36,24 +36,92 @@ SECTION_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("stats", ("kpi", "kpis", "stats", "statistics", "metric tiles", "stat cards", "counters")),
     ("charts", ("chart", "charts", "graph", "data visualization", "progress bars", "sparkline")),
     ("table", ("table", "leaderboard", "ranking panel", "ranking")),
-    ("testimonials", ("testimonial", "testimonials", "reviews", "quotes from")),
+    (
+        "testimonials",
+        (
+            "testimonial",
+            "testimonials",
+            "reviews",
+            "quotes from",
+            "what people say",
+            "kind words",
+            "praise",
+        ),
+    ),
     ("pricing", ("pricing", "price", "plans", "tickets", "ticket", "membership tiers")),
     ("timeline", ("timeline", "schedule", "agenda", "roadmap", "itinerary", "program")),
     (
         "team",
-        ("team", "speakers", "speaker", "crew", "faculty", "instructors", "mentors", "people"),
+        (
+            "team",
+            "speakers",
+            "speaker",
+            "crew",
+            "faculty",
+            "instructors",
+            "mentors",
+            "people",
+            "guides",
+            "founders",
+            "meet the",
+            "hosts",
+            "facilitators",
+            "artists",
+            "researchers",
+        ),
     ),
     ("gallery", ("gallery", "mosaic", "showcase", "selected work", "projects", "case studies")),
-    ("form", ("form", "newsletter", "sign-up", "signup", "subscribe", "contact", "rsvp")),
-    ("features", ("features section", "feature cards", "feature grid", "key features", "benefits",
-                  "modules", "tracks", "categories", "courses")),
-    ("cta", ("call to action", "call-to-action", "cta", "closing band")),
+    (
+        "form",
+        (
+            "form section",
+            "signup form",
+            "sign-up form",
+            "contact form",
+            "newsletter",
+            "subscribe form",
+            "email form",
+            "registration form",
+            "rsvp",
+            "booking form",
+            "contact section",
+            "newsletter signup",
+            "waitlist",
+        ),
+    ),
+    (
+        "features",
+        (
+            "features section",
+            "feature cards",
+            "feature grid",
+            "key features",
+            "benefits",
+            "modules",
+            "tracks",
+            "categories",
+            "courses",
+        ),
+    ),
+    (
+        "cta",
+        (
+            "call to action section",
+            "call-to-action section",
+            "cta section",
+            "closing band",
+            "call-to-action band",
+            "call-to-action block",
+            "call-to-action banner",
+            "cta band",
+        ),
+    ),
 )
 
 # Nouns that name a block of the page: a cue sentence must contain one to open a section.
 BLOCK_NOUNS = (
-    "section", "band", "strip", "panel", "block", "area", "row", "header", "footer", "hero",
-    "sidebar", "zone", "module", "region", "container", "grid",
+    "section", "band", "strip", "panel", "block", "area", "header", "footer", "hero", "sidebar",
+    "zone", "region",
 )  # fmt: skip
 
 # Openings that move down the page ("Below the header, …"): they may start a section mid-paragraph.
@@ -69,8 +137,9 @@ POSITION_CUES = (
 
 # Slots for a quoted string, found by the nearest keyword before the quote (last one wins).
 SLOT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("nav", ("navigation", "nav", "menu", "nav links", "menu items", "navigation links")),
-    ("button", ("button", "buttons", "cta", "call-to-action", "link", "links", "text link")),
+    ("nav", ("navigation", "nav", "menu", "nav links", "menu items", "navigation links", "link",
+             "links", "text link", "quick links")),
+    ("button", ("button", "buttons", "cta", "call-to-action")),
     ("title", ("headline", "heading", "title", "titled", "called", "named", "wordmark", "logo")),
     ("subtitle", ("subheading", "subheadline", "sub-headline", "subtitle", "tagline", "subtext",
                   "strapline", "intro line", "lede", "deck")),
@@ -90,7 +159,8 @@ SLOT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 ROLE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("background", ("background", "backgrounds", "bg", "backdrop", "canvas", "page color")),
     ("surface", ("card", "cards", "panel", "panels", "surface", "tile", "tiles", "container")),
-    ("text", ("text", "type", "typography", "copy", "ink", "font", "headings", "body")),
+    ("text", ("text", "type", "typography", "copy", "ink", "font", "headings", "body",
+              "primary text", "main text", "body text")),
     ("muted", ("muted", "secondary text", "caption", "captions", "meta", "subdued")),
     ("primary", ("primary", "main color", "brand", "button", "buttons", "cta")),
     ("accent", ("accent", "accents", "highlight", "highlights", "pop", "links", "link", "glow")),
@@ -173,7 +243,7 @@ IMAGE_NOUNS = (
 )  # fmt: skip
 VIDEO_NOUNS = ("video", "videos", "video loop", "footage", "clip", "cinemagraph", "reel")
 CHART_NOUNS = ("chart", "graph", "sparkline", "histogram", "heatmap", "progress bars", "gauges",
-               "gauge", "visualization")  # fmt: skip
+               "gauge")  # fmt: skip
 NEGATION_GLOBAL = ("anywhere", "at all", "throughout", "entire", "whole page", "present",
                    "appear", "the page", "only static")  # fmt: skip
 
@@ -216,7 +286,21 @@ LIGHTINGS = (
 
 # Image roles: first matching words win; the default depends on the section.
 IMAGE_ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("hero background", ("background image", "full-bleed", "behind the hero", "backdrop")),
+    (
+        "hero background",
+        (
+            "background image",
+            "background photo",
+            "background illustration",
+            "full-bleed",
+            "behind the hero",
+            "backdrop",
+            "as the background",
+            "fills the background",
+            "covers the entire",
+            "full-width background",
+        ),
+    ),
     ("portrait", ("portrait", "headshot", "bust", "profile photo", "avatar")),
     ("product shot", ("product", "packshot", "bottle", "package", "device mockup")),
     ("thumbnail", ("thumbnail", "thumbnails", "preview")),
@@ -226,7 +310,22 @@ IMAGE_ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 # Aspect cues → generated image size.
 ASPECT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("1024x1536", ("portrait", "tall", "vertical", "9:16", "2:3", "3:4", "headshot", "bust")),
+    (
+        "1024x1536",
+        (
+            "portrait",
+            "tall",
+            "vertical",
+            "vertically oriented",
+            "portrait-oriented",
+            "taller than it is wide",
+            "9:16",
+            "2:3",
+            "3:4",
+            "headshot",
+            "bust",
+        ),
+    ),
     ("1024x1024", ("square", "1:1", "circle", "circular", "round", "icon", "avatar", "badge")),
     ("1536x1024", ("banner", "wide", "panoramic", "landscape", "3:2", "16:9", "4:3", "full-width")),
 )

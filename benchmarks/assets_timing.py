@@ -1,0 +1,122 @@
+"""Median seconds per offline asset: image (paint + encode), video (frames + VP9), chart (page).
+
+    .venv/bin/python benchmarks/assets_timing.py [--runs N]
+
+Each image role, each camera move and each chart type is timed ``--runs`` times (default 3) in a
+temporary site folder; prints the median per kind and the slowest case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from mmstudio.pipeline import charts
+from mmstudio.plan import (
+    ChartAttributes,
+    ChartPlan,
+    DataTable,
+    DesignPlan,
+    ElementContext,
+    GlobalLayout,
+    ImageAttributes,
+    ImagePlan,
+    PaletteColor,
+    Section,
+    Typography,
+    VideoAttributes,
+    VideoPlan,
+)
+from mmstudio.providers.offline import art, motion
+
+ROLES = ("hero banner", "background", "illustration", "portrait", "product shot", "texture", "icon")
+CAMERAS = ("static", "slow pan", "subtle zoom")
+DATA = DataTable(
+    columns=["Month", "Visits", "Signups"],
+    rows=[[m, 1000 + 90 * i, 300 + 40 * i] for i, m in enumerate(("Jan", "Feb", "Mar", "Apr"))],
+)
+
+
+def context(role: str) -> dict:
+    return {
+        "context": ElementContext(section="main", role=role),
+        "prompt": "benchmark asset",
+        "display_width_px": 640,
+        "display_height_px": 400,
+    }
+
+
+def build_plan() -> DesignPlan:
+    images = [
+        ImagePlan(id=f"img{i}", save_path=f"assets/img{i}.webp", size="1536x1024",
+                  attributes=ImageAttributes(color_tone="warm"), **context(role))
+        for i, role in enumerate(ROLES)
+    ]  # fmt: skip
+    videos = [
+        VideoPlan(id=f"vid{i}", save_path=f"assets/vid{i}.webm", poster_path=f"assets/vid{i}.webp",
+                  attributes=VideoAttributes(camera_behavior=cam), **context("hero loop"))
+        for i, cam in enumerate(CAMERAS)
+    ]  # fmt: skip
+    chart_plans = [
+        ChartPlan(id=f"chart{i}", save_path=f"assets/chart{i}.html", source_data=DATA,
+                  attributes=ChartAttributes(chart_type=kind), **context("chart"))
+        for i, kind in enumerate(charts.CHART_TYPES)
+    ]  # fmt: skip
+    palette = [("background", "#faf7f2"), ("text", "#1f2430"), ("primary", "#2f6fde"),
+               ("accent", "#f2994a")]  # fmt: skip
+    ids = [e.id for e in (*images, *videos, *chart_plans)]
+    return DesignPlan(
+        title="Benchmark",
+        layout=GlobalLayout(
+            palette=[PaletteColor(role=r, hex=h) for r, h in palette],
+            typography=Typography(heading="serif", body="sans-serif"),
+        ),
+        sections=[Section(id="main", kind="hero", element_ids=ids)],
+        images=images,
+        videos=videos,
+        charts=chart_plans,
+    )
+
+
+def timed(job: Callable[[], object], runs: int) -> float:
+    """Median wall seconds of ``runs`` calls of ``job``."""
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        job()
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    plan = build_plan()
+    results: dict[str, dict[str, float]] = {"image": {}, "video": {}, "chart": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp)
+        for e in plan.images:
+            job = lambda e=e: art.encode_image(art.paint_image(e, plan), e.save_path)  # noqa: E731
+            results["image"][e.context.role] = timed(job, args.runs)
+        for e in plan.videos:
+            job = lambda e=e: motion.make_video(e, plan, site)  # noqa: E731
+            results["video"][e.attributes.camera_behavior] = timed(job, args.runs)
+        for e in plan.charts:
+            job = lambda e=e: charts.write_chart(e, plan, site)  # noqa: E731
+            results["chart"][e.attributes.chart_type] = timed(job, args.runs)
+    for kind, cases in results.items():
+        slowest = max(cases, key=cases.__getitem__)
+        median = statistics.median(cases.values())
+        print(
+            f"{kind:6s} median {median:.3f} s over {len(cases)} cases x {args.runs} runs; "
+            f"slowest {slowest!r} {cases[slowest]:.3f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""Fidelity and speed of the offline planner over the bench prompts.
+
+    .venv/bin/python benchmarks/planner_fidelity.py [PROMPTS.jsonl] [--show ID] [--missing]
+
+For each prompt:
+(a) the share of its quoted strings (the judge's pattern: text inside “…” or "…" of 2–80
+    characters, normalised like ``sitecheck.py``) found in the plan's *visible* text fields
+    (section copy, items, tables, chart titles and data, element alt text: what the layout is
+    expected to show); ``plan`` also counts the typography hints (font names the prompt quotes,
+    which a page shows only as CSS);
+(b) the share of its ``#rrggbb`` colours in ``layout.palette``;
+(c) planning time in ms (wall clock, and CPU time of this process, which a busy machine
+    disturbs less).
+Prints one row per prompt, then median and minimum. ``--show ID`` prints the plan's sections and
+elements; ``--missing`` lists the quotes the visible fields lack.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+from mmstudio.plan import DesignPlan
+from mmstudio.providers.offline.planner import plan_from_prompt
+from mmstudio.studio.fidelity import HEX_RE, QUOTE_RE, normalise
+
+DEFAULT_PROMPTS = (
+    Path(__file__).resolve().parents[2] / "shared" / "data" / "bench" / "mm_webgen_dev.jsonl"
+)
+QUOTE_TARGET, HEX_TARGET = 0.95, 1.0
+
+
+def visible_text(plan: DesignPlan) -> str:
+    """Every plan field the layout shows, normalised and joined (chart data included)."""
+    parts: list[str] = [plan.title]
+    for section in plan.sections:
+        parts += [section.title, section.subtitle, section.eyebrow]
+        parts += section.headings + section.paragraphs + section.buttons
+        parts += section.nav_items + section.tags
+        for item in section.items:
+            parts += [item.title, item.text, item.value, item.label, item.meta]
+        if section.table:
+            parts += section.table.columns + [str(c) for r in section.table.rows for c in r]
+    for element in plan.elements():
+        parts.append(element.alt)
+        if element.kind == "chart":
+            parts.append(element.title)
+            data = element.source_data
+            parts += data.columns + [str(c) for r in data.rows for c in r]
+    return normalise(" \n ".join(p for p in parts if p))
+
+
+def measure(prompt: str) -> dict:
+    """Quote and hex shares (0–1), planning time (ms) and the missing quotes of one prompt."""
+    start, cpu_start = time.perf_counter(), time.process_time()
+    plan = plan_from_prompt(prompt)
+    elapsed_ms = (time.perf_counter() - start) * 1000
+    cpu_ms = (time.process_time() - cpu_start) * 1000
+    text = visible_text(plan)
+    quotes = sorted({normalise(q) for q in QUOTE_RE.findall(prompt) if len(q.strip()) >= 2})
+    hexes = sorted({h.lower() for h in HEX_RE.findall(prompt)})
+    palette = {c.hex.lower() for c in plan.layout.palette}
+    missing = [q for q in quotes if q not in text]
+    hints = normalise(", ".join(plan.layout.typography.hints))
+    anywhere = [q for q in missing if q not in hints]
+    return {
+        "quote_share": 1 - len(missing) / len(quotes) if quotes else 1.0,
+        "plan_share": 1 - len(anywhere) / len(quotes) if quotes else 1.0,
+        "hex_share": sum(h in palette for h in hexes) / len(hexes) if hexes else 1.0,
+        "ms": elapsed_ms,
+        "cpu_ms": cpu_ms,
+        "missing": missing,
+        "plan": plan,
+    }
+
+
+def show(plan: DesignPlan) -> None:
+    """Print a plan's outline: sections with their copy counts, then elements."""
+    print(f"title={plan.title!r} kind={plan.page_kind} structure={plan.layout.structure}")
+    print("palette:", ", ".join(f"{c.role}={c.hex}" for c in plan.layout.palette))
+    for s in plan.sections:
+        print(
+            f"  [{s.id}] {s.kind} {s.title!r} nav={len(s.nav_items)} buttons={len(s.buttons)} "
+            f"headings={len(s.headings)} items={len(s.items)} tags={len(s.tags)} "
+            f"paragraphs={len(s.paragraphs)} table={bool(s.table)} elements={s.element_ids}"
+        )
+    for e in plan.elements():
+        print(f"    <{e.id}> {e.kind} {e.context.role}: {e.alt[:90]!r}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("prompts", nargs="?", default=str(DEFAULT_PROMPTS))
+    parser.add_argument("--show", action="append", default=[])
+    parser.add_argument("--missing", action="store_true")
+    args = parser.parse_args()
+    rows = [json.loads(line) for line in Path(args.prompts).read_text().splitlines() if line]
+    results = []
+    print(
+        f"{'id':>5} {'quotes':>7} {'plan':>6} {'hexes':>6} {'ms':>7}  sections images videos charts"
+    )
+    for row in rows:
+        result = measure(row["prompt"])
+        results.append(result)
+        plan = result["plan"]
+        print(
+            f"{row['id']:>5} {result['quote_share']:7.3f} {result['hex_share']:6.2f} "
+            f"{result['ms']:7.1f}  {len(plan.sections):8} {len(plan.images):6} "
+            f"{len(plan.videos):6} {len(plan.charts):6}"
+        )
+        if args.missing and result["missing"]:
+            print("       missing:", result["missing"][:12])
+        if row["id"] in args.show:
+            show(plan)
+    for name in ("quote_share", "plan_share", "hex_share", "ms", "cpu_ms"):
+        values = [r[name] for r in results]
+        print(
+            f"{name:>12}: median {statistics.median(values):.3f}  min {min(values):.3f}  "
+            f"max {max(values):.3f}"
+        )
+    below = sum(r["quote_share"] < QUOTE_TARGET or r["hex_share"] < HEX_TARGET for r in results)
+    print(f"prompts below target (quotes ≥ {QUOTE_TARGET}, hexes = {HEX_TARGET}): {below}")
+
+
+if __name__ == "__main__":
+    main()

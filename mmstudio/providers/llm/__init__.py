@@ -1,0 +1,1 @@
+"""Model-backed designer and judge (MM-WebAgent agents over the provider protocols)."""

@@ -1,0 +1,202 @@
+"""The job manager: the one place that runs work for the CLI and the desktop app.
+
+Invariants:
+- Every job runs as one asyncio task; its outcome is always recorded as a state (done, failed,
+  cancelled) — an exception inside a job never escapes the manager.
+- Element jobs hold the page *shared* plus their element's lock, so jobs on different elements run
+  at once while two jobs on one element queue; a page job (``element=None``) holds the page
+  *exclusively* and waits for running element jobs to finish (and blocks new ones) — the global
+  refiner never races a context patch.
+- The latest request for the same ``slot`` wins: submitting a job with a slot cancels the older
+  queued or running job of that slot (a newer evaluation replaces a stale one).
+- Only cancellations the manager asked for become ``cancelled``; cancelling a job never cancels
+  another one.
+- Listeners get a copy of the job's public state after each change (queued, started, progress,
+  finished), on the event loop's thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+log = logging.getLogger(__name__)
+
+JobState = Literal["queued", "running", "done", "failed", "cancelled"]
+
+
+@dataclass
+class Job:
+    """Public state of a job: ``progress`` 0–1, times in s since the epoch, ``error`` one line."""
+
+    id: str
+    kind: str
+    element: str | None = None
+    level: str | None = None
+    state: JobState = "queued"
+    progress: float = 0.0
+    message: str = ""
+    created_at: float = field(default_factory=time.time)
+    started_at: float | None = None
+    finished_at: float | None = None
+    error: str | None = None
+    result: Any = None
+
+    @property
+    def elapsed_s(self) -> float:
+        if self.started_at is None:
+            return 0.0
+        return (self.finished_at or time.time()) - self.started_at
+
+
+class JobContext:
+    """Handed to a running job: report progress (0–1) and a short message."""
+
+    def __init__(self, manager: JobManager, job: Job) -> None:
+        self._manager = manager
+        self.job = job
+
+    def progress(self, fraction: float, message: str = "") -> None:
+        self.job.progress = max(0.0, min(1.0, fraction))
+        self.job.message = message or self.job.message
+        self._manager._notify(self.job)
+
+
+class _PageLock:
+    """Shared (element jobs) / exclusive (page jobs) lock with writer preference."""
+
+    def __init__(self) -> None:
+        self._readers = 0
+        self._writer = False
+        self._writers_waiting = 0
+        self._changed = asyncio.Condition()
+
+    async def acquire(self, exclusive: bool) -> None:
+        async with self._changed:
+            if exclusive:
+                self._writers_waiting += 1
+                try:
+                    await self._changed.wait_for(lambda: not self._writer and self._readers == 0)
+                finally:
+                    self._writers_waiting -= 1
+                self._writer = True
+            else:
+                await self._changed.wait_for(
+                    lambda: not self._writer and self._writers_waiting == 0
+                )
+                self._readers += 1
+
+    async def release(self, exclusive: bool) -> None:
+        async with self._changed:
+            if exclusive:
+                self._writer = False
+            else:
+                self._readers -= 1
+            self._changed.notify_all()
+
+
+JobFunc = Callable[[JobContext], Awaitable[Any]]
+Listener = Callable[[Job], None]
+
+
+class JobManager:
+    """Runs jobs on the current event loop; see the module docstring for the rules."""
+
+    def __init__(self) -> None:
+        self.jobs: dict[str, Job] = {}
+        self._tasks: dict[str, asyncio.Task] = {}
+        self._slots: dict[str, str] = {}
+        self._cancel_requested: set[str] = set()
+        self._element_locks: dict[str, asyncio.Lock] = {}
+        self._page = _PageLock()
+        self._listeners: list[Listener] = []
+        self._ids = itertools.count(1)
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(job)`` on every change; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def submit(
+        self,
+        kind: str,
+        func: JobFunc,
+        *,
+        element: str | None = None,
+        level: str | None = None,
+        slot: str | None = None,
+    ) -> Job:
+        """Start ``func(context)`` as a job; ``element=None`` makes it a page (exclusive) job."""
+        job = Job(id=f"job-{next(self._ids)}", kind=kind, element=element, level=level)
+        self.jobs[job.id] = job
+        if slot is not None:
+            older = self._slots.get(slot)
+            if older:
+                self.cancel(older)
+            self._slots[slot] = job.id
+        self._tasks[job.id] = asyncio.get_running_loop().create_task(self._run(job, func))
+        self._notify(job)
+        return job
+
+    def cancel(self, job_id: str) -> bool:
+        """Ask a queued or running job to stop; returns False if it had already finished."""
+        task = self._tasks.get(job_id)
+        if task is None or task.done():
+            return False
+        self._cancel_requested.add(job_id)
+        task.cancel()
+        return True
+
+    def cancel_all(self) -> None:
+        """Cancel every unfinished job (closing a project)."""
+        for job_id in list(self._tasks):
+            self.cancel(job_id)
+
+    async def wait(self, job_id: str) -> Job:
+        """Wait for a job to finish and return its final state."""
+        task = self._tasks[job_id]
+        await asyncio.wait({task})
+        return self.jobs[job_id]
+
+    async def wait_all(self) -> list[Job]:
+        """Wait for every job submitted so far."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks.values()))
+        return list(self.jobs.values())
+
+    async def _run(self, job: Job, func: JobFunc) -> None:
+        exclusive = job.element is None
+        lock = self._element_locks.setdefault(job.element or "", asyncio.Lock())
+        try:
+            await self._page.acquire(exclusive)
+            try:
+                async with lock:
+                    job.state, job.started_at = "running", time.time()
+                    self._notify(job)
+                    job.result = await func(JobContext(self, job))
+                    job.state, job.progress = "done", 1.0
+            finally:
+                await asyncio.shield(self._page.release(exclusive))
+        except asyncio.CancelledError:
+            if job.id not in self._cancel_requested:
+                raise
+            job.state = "cancelled"
+        except Exception as exc:  # a failed job is an outcome, never a crash of the app
+            log.warning("job %s (%s) failed: %s", job.id, job.kind, exc, exc_info=True)
+            job.state, job.error = "failed", (str(exc).splitlines() or [type(exc).__name__])[0]
+        finally:
+            job.finished_at = time.time()
+            self._notify(job)
+
+    def _notify(self, job: Job) -> None:
+        snapshot = replace(job)
+        for listener in list(self._listeners):
+            try:
+                listener(snapshot)
+            except Exception:  # a broken listener must not break the job
+                log.exception("job listener failed")

@@ -1,0 +1,290 @@
+"""The offline planner on real bench prompts (hand-checked expectations) and on odd input."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from mmstudio.plan import ChartPlan, DesignPlan
+from mmstudio.providers.offline import planner_style
+from mmstudio.providers.offline.planner import plan_from_prompt
+from mmstudio.studio.fidelity import HEX_RE, QUOTE_RE, normalise
+
+BENCH = Path(__file__).resolve().parents[2] / "shared" / "data" / "bench" / "mm_webgen_dev.jsonl"
+needs_bench = pytest.mark.skipif(not BENCH.exists(), reason="bench prompts not present")
+
+
+def _prompts() -> dict[str, str]:
+    rows = [json.loads(line) for line in BENCH.read_text().splitlines() if line.strip()]
+    return {row["id"]: row["prompt"] for row in rows}
+
+
+@pytest.fixture(scope="module")
+def bench() -> dict[str, str]:
+    return _prompts()
+
+
+@pytest.fixture(scope="module")
+def plans(bench: dict[str, str]) -> dict[str, DesignPlan]:
+    return {i: plan_from_prompt(bench[i]) for i in ("001", "013", "108", "135", "147")}
+
+
+def _strings(value: object) -> list[str]:
+    """Every string inside a dumped plan (dicts, lists, cells), depth first."""
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return [str(value)] if value is not None else []
+
+
+def _kinds(plan: DesignPlan) -> list[str]:
+    return [s.kind for s in plan.sections]
+
+
+def _in_order(kinds: list[str], wanted: list[str]) -> bool:
+    """True when ``wanted`` appears in ``kinds`` as a subsequence."""
+    it = iter(kinds)
+    return all(any(k == w for k in it) for w in wanted)
+
+
+def _chart(plan: DesignPlan, title: str) -> ChartPlan:
+    return next(c for c in plan.charts if c.title.rstrip(",.") == title)
+
+
+def _section_text(plan: DesignPlan, kind: str) -> str:
+    return " ".join(s.model_dump_json() for s in plan.sections if s.kind == kind)
+
+
+@needs_bench
+def test_147_fitness_dashboard(plans: dict[str, DesignPlan]) -> None:
+    plan = plans["147"]
+    assert plan.title == "PulseTrack Weekly Activity Dashboard"
+    assert plan.page_kind == "dashboard"
+    assert _in_order(_kinds(plan), ["header", "stats", "charts"])
+    stats = next(s for s in plan.sections if s.kind == "stats")
+    values = {re.sub(r"[^\w ()]", "", i.label).strip(): i.value for i in stats.items}
+    assert values == {
+        "Total Steps This Week": "74215",
+        "Active Minutes": "536",
+        "Workouts Completed": "9",
+        "Calories Burned": "18240",
+        "Distance Covered (km)": "58.3",
+    }
+    workouts = _chart(plan, "Workout Types by Day")
+    assert workouts.attributes.chart_type == "grouped-bar"
+    assert workouts.source_data.columns == ["Day", "Cardio", "Strength", "Yoga", "Other"]
+    assert workouts.source_data.rows[0] == ["Monday", 2, 1, 0, 0]
+    assert [r[0] for r in workouts.source_data.rows][-1] == "Sunday"
+    assert not workouts.source_data.synthesized
+    assert _chart(plan, "Goal Completion Breakdown").attributes.chart_type == "donut"
+    assert _chart(plan, "Hourly Activity Intensity Today").attributes.chart_type == "line"
+    leaderboard = next(s for s in plan.sections if s.table and "Leaderboard" in s.title)
+    assert len(leaderboard.table.rows) == 6
+    assert not plan.images and not plan.videos
+    assert planner_style.luminance(plan.layout.color("background") or "#ffffff") < 0.3
+
+
+@needs_bench
+def test_001_event_page(plans: dict[str, DesignPlan]) -> None:
+    plan = plans["001"]
+    assert plan.title == "Pixel Pop Creative Camp 2025"
+    assert plan.page_kind == "event"
+    assert plan.layout.structure == "two-column"
+    assert _in_order(
+        _kinds(plan), ["header", "hero", "team", "timeline", "testimonials", "pricing", "footer"]
+    )
+    header, hero = plan.sections[0], plan.sections[1]
+    assert [n for n in header.nav_items if n in ("About", "Workshops", "Speakers", "Tickets")] == [
+        "About",
+        "Workshops",
+        "Speakers",
+        "Tickets",
+    ]
+    assert "Sign In" in header.buttons
+    assert hero.title == "Level Up Your Creative Superpowers."
+    assert {"Get Early-Bird Tickets", "View Schedule"} <= set(hero.buttons)
+    assert hero.ratio == [55, 45]
+    assert [plan.element(e).kind for e in hero.element_ids] == ["image"]
+    palette = {c.hex: c for c in plan.layout.palette}
+    assert palette["#ff66a3"].name == "bubblegum pink"
+    assert palette["#ff9e4a"].name == "bright tangerine"
+    assert planner_style.luminance(plan.layout.color("background") or "#000000") > 0.8
+    portraits = [i for i in plan.images if i.context.role == "portrait"]
+    assert portraits and all(i.size == "1024x1536" for i in portraits)
+    assert not plan.videos and not plan.charts
+    assert "you@example.com" in _section_text(plan, "footer")
+
+
+@needs_bench
+def test_108_film_landing(plans: dict[str, DesignPlan]) -> None:
+    plan = plans["108"]
+    assert plan.title == "FilmCraft Brutalist"
+    assert plan.layout.color("background") == "#f8f8f8"
+    assert plan.layout.color("text") == "#000000"
+    assert plan.layout.color("accent") == "#efff00"
+    assert plan.layout.typography.heading.startswith("Impact")
+    assert plan.layout.typography.body.startswith("Menlo") and "Courier New" in (
+        plan.layout.typography.body
+    )
+    header = plan.sections[0]
+    assert header.nav_items[:5] == ["COURSES", "LIVE LABS", "PRICING", "ABOUT", "LOGIN"]
+    assert header.buttons == ["START 7-DAY TRIAL"]
+    hero = plan.section("hero")
+    assert hero.ratio == [40, 35, 25]
+    (video,) = plan.videos
+    assert video.context.section == "hero"
+    assert (video.seconds, video.size) == (4, "1280x720")
+    assert video.poster_path == f"assets/{video.id}-poster.webp"
+    (chart,) = plan.charts
+    assert chart.attributes.chart_type == "bar"
+    assert chart.source_data.rows == [
+        ["Complete at least 1 course", 82],
+        ["Shoot a new short film", 57],
+        ["Submit to a festival", 24],
+        ["Recommend to a friend", 91],
+    ]
+    assert not chart.source_data.synthesized
+
+
+@needs_bench
+def test_108_without_dataset_reads_inline_numbers(bench: dict[str, str]) -> None:
+    plan = plan_from_prompt(bench["108"].split("### Dataset")[0])
+    (chart,) = plan.charts
+    assert [row[1] for row in chart.source_data.rows] == [82, 57, 24, 91]
+    assert chart.source_data.rows[0][0] == "COMPLETE AT LEAST 1 COURSE"
+
+
+@needs_bench
+def test_013_negations_width_and_fonts(plans: dict[str, DesignPlan]) -> None:
+    plan = plans["013"]
+    assert plan.title == "BRUTALIST CRAFT RESEARCH"
+    assert not plan.videos and not plan.charts
+    assert plan.images  # static imagery is still asked for
+    assert plan.layout.max_width_px == 760
+    assert plan.layout.color("background") == "#f5f5f0"
+    assert plan.layout.color("text") == "#000000"
+    assert plan.layout.color("header-background") == "#e0e0e0"
+    assert plan.layout.typography.heading.startswith("Impact")
+    assert plan.layout.typography.body.startswith("'Courier New'")
+
+
+@needs_bench
+def test_135_game_dashboard(plans: dict[str, DesignPlan]) -> None:
+    plan = plans["135"]
+    assert plan.page_kind == "dashboard"
+    radar = _chart(plan, "Game Health Profile")
+    assert radar.attributes.chart_type == "radar"
+    assert radar.source_data.columns == ["Dimension", "Current Week", "Previous Week"]
+    assert radar.source_data.rows[0] == ["Engagement", 82, 78]
+    assert any(c.attributes.chart_type == "gauge" for c in plan.charts)
+    items = {i.label: i.value for s in plan.sections for i in s.items}
+    assert items["Daily Active Players"] in ("2,000,000", "2000000")
+    assert items["Live Events Running"] == "25"
+
+
+@needs_bench
+def test_every_bench_prompt_plans_with_its_quotes_and_colours(bench: dict[str, str]) -> None:
+    for prompt_id, prompt in bench.items():
+        plan = plan_from_prompt(prompt)
+        text = normalise(" \n ".join(_strings(plan.model_dump())))
+        quotes = {normalise(q) for q in QUOTE_RE.findall(prompt) if len(q.strip()) >= 2}
+        found = sum(q in text for q in quotes) / max(1, len(quotes))
+        assert found >= 0.95, prompt_id
+        palette = {c.hex for c in plan.layout.palette}
+        assert {h.lower() for h in HEX_RE.findall(prompt)} <= palette, prompt_id
+        for element in plan.elements():
+            assert re.fullmatch(r"assets/[a-z][a-z0-9_-]*(\.webp|\.webm|\.html)", element.save_path)
+
+
+def test_empty_prompt_is_an_error() -> None:
+    for prompt in ("", "   \n\t "):
+        with pytest.raises(ValueError, match="empty"):
+            plan_from_prompt(prompt)
+
+
+def test_negation_removes_videos_and_charts() -> None:
+    base = (
+        "Design a calm landing page called “Tide”. Below the header, the hero section shows a "
+        "looping background video of slow waves. Next, a stats section holds a bar chart titled "
+        "“Visitors by Month”."
+    )
+    assert len(plan_from_prompt(base).videos) == 1
+    assert len(plan_from_prompt(base).charts) == 1
+    banned = plan_from_prompt(base + " No videos, animation or charts appear anywhere.")
+    assert not banned.videos and not banned.charts
+
+
+def test_synthesised_chart_data_is_flagged_and_deterministic() -> None:
+    prompt = (
+        "Design a dashboard called “Shop Pulse”. Next, add a line chart titled “Monthly Sales”."
+    )
+    first, second = plan_from_prompt(prompt), plan_from_prompt(prompt)
+    (chart,) = first.charts
+    assert chart.source_data.synthesized
+    assert chart.source_data.rows[0][0] == "Jan"
+    assert chart.attributes.chart_type == "line"
+    assert first.model_dump_json() == second.model_dump_json()
+
+
+@needs_bench
+def test_same_prompt_gives_identical_plan(bench: dict[str, str]) -> None:
+    prompt = bench["001"]
+    assert plan_from_prompt(prompt).model_dump_json() == plan_from_prompt(prompt).model_dump_json()
+
+
+def test_prompt_without_quotes_or_colours() -> None:
+    plan = plan_from_prompt(
+        "Design a warm landing page for a neighbourhood bakery with a hero photo of fresh bread, "
+        "a short story about the bakers and a contact form at the bottom."
+    )
+    assert plan.title
+    roles = {c.role for c in plan.layout.palette}
+    assert {"background", "text", "primary", "accent"} <= roles
+    assert plan.images and plan.images[0].size in ("1536x1024", "1024x1536", "1024x1024")
+
+
+def test_odd_and_non_english_input_never_crashes() -> None:
+    for prompt in (
+        "Diseña una página de inicio titulada “Café Luna” con una foto grande del café.",
+        "页面标题是“星空”，深色背景，三张卡片。",
+        '"' * 50 + "“" * 30 + "#zzzzzz #12345 ###",
+        "| a | b |\n|---|---|\n| 1 | 2 |",
+        "x",
+    ):
+        assert plan_from_prompt(prompt).sections
+
+
+@needs_bench
+def test_huge_prompt_is_fast(bench: dict[str, str]) -> None:
+    prompt = (bench["001"] + "\n\n" + bench["147"]) * 3
+    prompt = (prompt + " lorem" * 20000)[:100_000]
+    start = time.process_time()
+    plan = plan_from_prompt(prompt)
+    assert time.process_time() - start < 3.0
+    assert plan.sections and len(plan.model_dump_json()) > 1000
+
+
+@needs_bench
+def test_bench_prompt_plans_in_well_under_a_second(bench: dict[str, str]) -> None:
+    longest = max(bench.values(), key=len)
+    plan_from_prompt(longest)  # warm the keyword tables
+    start = time.process_time()  # CPU time: a busy test machine does not make it flaky
+    plan_from_prompt(longest)
+    assert time.process_time() - start < 0.5
+
+
+def test_more_sections_and_elements_than_a_plan_holds_are_capped() -> None:
+    paragraphs = [
+        f"Next, a section titled “Part {i}” with a photo of a lighthouse and a bar chart titled "
+        f"“Chart {i}”."
+        for i in range(120)
+    ]
+    plan = plan_from_prompt("\n\n".join([*paragraphs, "Finally, the footer links “Home”."]))
+    assert len(plan.sections) == 60 and plan.sections[-1].kind == "footer"
+    assert len(plan.images) == 60 and len(plan.charts) == 40
+    assert "Part 119" in plan.model_dump_json()  # folded into the last section, not dropped

@@ -1,0 +1,211 @@
+"""``new_project(provider="openai")`` end to end against the local OpenAI-compatible server:
+plan, HTML, images, video (webm + mp4) and charts all come through the provider path."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from openai_server import Reply, Request, chat_reply, chat_stream, error
+from PIL import Image
+from provider_fixtures import (  # noqa: F401
+    SECRET,
+    chart_option_json,
+    clean_env,
+    fast_env,
+    make_plan,
+    no_network,
+    server,
+)
+
+from mmstudio.plan import slot_problems as plan_check
+from mmstudio.project.export import hygiene_problems
+from mmstudio.providers.base import DesignerError
+from mmstudio.providers.offline import layout as offline_layout
+from mmstudio.providers.registry import get_designer
+from mmstudio.studio import create
+from mmstudio.studio.create import new_project
+
+pytestmark = pytest.mark.usefixtures("no_network", "clean_env")
+
+PROMPT = "A warm landing page for Ember Roasters with a hero photo, a pouring loop and a chart."
+
+
+def page_html(plan, *, drop_chart: bool = False) -> str:
+    """A plausible layout reply: the offline layout of the plan, with the mp4 second source."""
+    html = offline_layout.render_page(plan)
+    html = html.replace(
+        'src="assets/pour-loop.webm" type="video/webm">',
+        'src="assets/pour-loop.webm" type="video/webm">'
+        '<source src="assets/pour-loop.mp4" type="video/mp4">',
+    )
+    if drop_chart:
+        html = html.replace('data-mm-id="sales-chart"', 'data-x="gone"')
+    return html
+
+
+def is_layout(request: Request) -> bool:
+    return bool((request.json or {}).get("stream"))
+
+
+def is_plan(request: Request) -> bool:
+    return request.schema_name() == "DesignPlan"
+
+
+def responder(plan, html: str):
+    """Chat replies by request: the plan, the page (streamed) or the chart option."""
+
+    def reply(request: Request) -> Reply:
+        name = request.schema_name()
+        if name == "DesignPlan":
+            return chat_reply(plan.model_dump_json())
+        if name == "ChartOption":
+            return chat_reply(chart_option_json())
+        if is_layout(request):
+            return chat_stream(html, pieces=5)
+        return error(500, "unexpected chat request")
+
+    return reply
+
+
+@pytest.fixture
+async def env(monkeypatch, server):  # noqa: F811
+    """The server, configured through the environment; designers made by ``new_project`` are
+    closed after the test (``new_project`` does not close them yet)."""
+    fast_env(monkeypatch, server)
+    made = []
+
+    def keep(name, settings=None):
+        made.append(get_designer(name, settings))
+        return made[-1]
+
+    monkeypatch.setattr(create, "get_designer", keep)
+    yield server
+    for designer in made:
+        await designer.aclose()
+
+
+def first_error(exc: BaseException) -> BaseException:
+    """The first leaf of an exception group (the pipeline's TaskGroup may wrap the error)."""
+    while isinstance(exc, BaseExceptionGroup):
+        exc = exc.exceptions[0]
+    return exc
+
+
+async def test_new_project_through_the_provider(tmp_path, env):
+    plan = make_plan()
+    env.chat_responder = responder(plan, page_html(plan))
+    result = await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    project = result.project
+    site = project.site_dir
+    assert result.plan == plan
+    assert json.loads((project.root / "mmstudio.json").read_text())["provider"] == "openai"
+    for path in ("index.html", "assets/hero-photo.webp", "assets/pour-loop.webm",
+                 "assets/pour-loop.mp4", "assets/pour-loop-poster.webp",
+                 "assets/sales-chart.html", "assets/sales-chart.json",
+                 "vendor/echarts.min.js"):  # fmt: skip
+        assert (site / path).is_file(), path
+    assert (site / "assets/pour-loop.webm").read_bytes()[:4] == b"\x1a\x45\xdf\xa3"  # EBML
+    with Image.open(site / "assets/hero-photo.webp") as image:
+        assert image.format == "WEBP"
+    assert hygiene_problems(site) == []  # self-contained: no external URLs, no missing files
+    assert plan_check(result.plan, (site / "index.html").read_text()) == []
+    option = json.loads((site / "assets/sales-chart.json").read_text())
+    assert option["series"][0]["data"] == [120, 150, 170]
+    assert option["grid"]["containLabel"] is True
+
+
+async def test_requests_per_stage_and_their_wire_format(tmp_path, env):
+    plan = make_plan()
+    env.chat_responder = responder(plan, page_html(plan))
+    await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    chats = env.log("chat")
+    assert sorted(r.schema_name() or "layout" for r in chats) == [
+        "ChartOption", "DesignPlan", "layout"
+    ]  # fmt: skip
+    image = env.log("images.generate")[0].json
+    assert image["size"] == "1536x1024" and "response_format" not in image
+    assert "golden hour" in image["prompt"] and "hero photo" in image["prompt"]
+    video = env.log("videos.create")[0].form
+    assert video["seconds"] == "4" and video["size"] == "1280x720"
+    assert len(env.log("videos.content")) == 1
+
+
+async def test_the_key_never_reaches_the_project(tmp_path, env):
+    plan = make_plan()
+    env.chat_responder = responder(plan, page_html(plan))
+    await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    for path in (tmp_path / "ember").rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+
+
+async def test_a_page_missing_a_slot_is_repaired(tmp_path, env):
+    plan = make_plan()
+    good = page_html(plan)
+    env.chat_responder = responder(plan, good)
+    env.script("chat", chat_stream(page_html(plan, drop_chart=True), when=is_layout))
+    await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    layout = [r for r in env.log("chat") if r.json.get("stream")]
+    assert len(layout) == 2
+    assert "'sales-chart' has 0 slots" in layout[1].text()
+
+
+async def test_a_page_still_invalid_after_repair_stops_with_nothing_on_disk(tmp_path, env):
+    plan = make_plan()
+    bad = page_html(plan).replace("assets/hero-photo.webp", "https://cdn.example.com/a.webp")
+    env.chat_responder = responder(plan, bad)
+    with pytest.raises(BaseException) as caught:
+        await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    failure = first_error(caught.value)
+    assert isinstance(failure, DesignerError)
+    assert "still invalid after a repair" in str(failure) and "cdn.example.com" in str(failure)
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_provider_failure_mid_build_leaves_nothing_on_disk(tmp_path, env):
+    plan = make_plan()
+    env.chat_responder = responder(plan, page_html(plan))
+    env.script("images.generate", *[error(500, "image backend down")] * 3)
+    with pytest.raises(BaseException) as caught:
+        await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    failure = first_error(caught.value)
+    assert isinstance(failure, DesignerError)
+    assert "image backend down" in str(failure) and "after 3 tries" in str(failure)
+    assert "\n" not in str(failure)
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_plan_that_fails_validation_is_repaired_once(tmp_path, env):
+    plan = make_plan()
+    env.chat_responder = responder(plan, page_html(plan))
+    broken = plan.model_dump(mode="json")
+    broken["sections"][2]["element_ids"] = []  # the chart is placed nowhere
+    env.script("chat", chat_reply(json.dumps(broken), when=is_plan))
+    result = await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    assert result.plan == plan
+    repair = env.log("chat")[1]
+    assert repair.schema_name() == "DesignPlan"
+    assert "sales-chart" in repair.text() and "must be listed in section" in repair.text()
+
+
+async def test_missing_capabilities_fall_back_offline_with_a_notice(
+    tmp_path, env, monkeypatch, caplog
+):
+    monkeypatch.setenv("MMSTUDIO_DISABLE", "images,videos")
+    plan = make_plan()
+    env.chat_responder = responder(plan, offline_layout.render_page(plan))
+    result = await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    assert env.log("images.generate") == [] and env.log("videos.create") == []
+    assert (result.project.site_dir / "assets/hero-photo.webp").is_file()
+    assert not (result.project.site_dir / "assets/pour-loop.mp4").exists()
+    assert "lacks image generation; using the offline designer" in caplog.text
+    assert "lacks video generation" in caplog.text
+
+
+def test_get_designer_reads_settings_from_the_environment(env):
+    designer = get_designer("openai")
+    assert designer.name == "openai"
+    assert designer.settings.base_url == env.base_url
+    assert designer.settings.timeout_s == 0.5
+    assert SECRET not in repr(designer.settings)
