@@ -91,9 +91,9 @@ class Typography(_Model):
 class GlobalLayout(_Model):
     """The page-level plan: structure, width, palette, typography and mood.
 
-    ``structure`` is one of single-column | two-column | grid | sidebar-dashboard; ``column_ratio``
-    gives relative widths for two-column layouts (e.g. ``[60, 40]``); ``max_width_px`` is the content
-    column width in px."""
+    ``structure`` is one of single-column | two-column | grid | sidebar-dashboard;
+    ``column_ratio`` gives relative widths for two-column layouts (e.g. ``[60, 40]``);
+    ``max_width_px`` is the content column width in px."""
 
     structure: Literal["single-column", "two-column", "grid", "sidebar-dashboard"] = "single-column"
     column_ratio: list[int] = Field(default_factory=list, max_length=4)
@@ -171,6 +171,9 @@ class ElementContext(_Model):
 
 
 class _ElementPlan(_Model):
+    """Fields every element plan shares. ``alt`` is the short accessible description;
+    ``caption`` is visible text the prompt puts under the asset (empty: no caption)."""
+
     id: ElementId
     save_path: str = Field(min_length=1, max_length=200)
     context: ElementContext
@@ -178,6 +181,7 @@ class _ElementPlan(_Model):
     display_width_px: int = Field(ge=16, le=4096)
     display_height_px: int = Field(ge=16, le=4096)
     alt: str = Field(default="", max_length=400)
+    caption: str = Field(default="", max_length=600)
 
     @field_validator("save_path")
     @classmethod
@@ -227,6 +231,7 @@ class VideoPlan(_ElementPlan):
     seconds: VideoSeconds = 4
     size: VideoSize = "1280x720"
     poster_path: str | None = Field(default=None, max_length=200)
+    mp4_path: str | None = Field(default=None, max_length=200)
 
     @field_validator("poster_path")
     @classmethod
@@ -236,6 +241,16 @@ class VideoPlan(_ElementPlan):
         _ElementPlan._inside_assets(value)
         if not value.lower().endswith((".png", ".webp", ".jpg")):
             raise ValueError(f"poster_path {value!r} must be an image")
+        return value
+
+    @field_validator("mp4_path")
+    @classmethod
+    def _mp4_inside_assets(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        _ElementPlan._inside_assets(value)
+        if not value.lower().endswith(".mp4"):
+            raise ValueError(f"mp4_path {value!r} must end in .mp4")
         return value
 
 
@@ -308,8 +323,8 @@ class DesignPlan(_Model):
             paths.append(element.save_path)
             if isinstance(element, ChartPlan):
                 paths.append(element.option_path)
-            if isinstance(element, VideoPlan) and element.poster_path:
-                paths.append(element.poster_path)
+            if isinstance(element, VideoPlan):
+                paths += [p for p in (element.poster_path, element.mp4_path) if p]
         return paths
 
     @model_validator(mode="after")

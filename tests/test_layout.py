@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from mmstudio.plan import ChartPlan, DesignPlan, ImagePlan, VideoPlan, slot_problems
 from mmstudio.providers.offline import page_css
@@ -85,7 +86,7 @@ def plan_texts(plan: DesignPlan) -> list[str]:
             texts += [*s.table.columns, s.table.source]
             texts += [cell_text(c) for row in s.table.rows for c in row]
     for element in plan.elements():
-        texts.append(element.alt)
+        texts.append(element.caption)
         if isinstance(element, ChartPlan):
             texts.append(element.title)
     return [norm(t) for t in texts if t and t.strip()]
@@ -115,6 +116,16 @@ def test_one_slot_per_element_and_section(plan: DesignPlan) -> None:
 
 def test_every_plan_text_is_visible(plan: DesignPlan) -> None:
     assert missing_texts(plan, render_page(plan)) == []
+
+
+def test_alt_text_and_captions_on_slots(plan: DesignPlan) -> None:
+    html = render_page(plan)
+    for image in plan.images:
+        assert f'alt="{escape(image.alt)}"' in html
+    captioned = plan.model_copy(deep=True)
+    first = next(captioned.elements())
+    first.caption = "Plate 01: bench surface"
+    assert "<figcaption>Plate 01: bench surface</figcaption>" in render_page(captioned)
 
 
 def test_text_check_can_fail(plan: DesignPlan) -> None:

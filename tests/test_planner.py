@@ -138,7 +138,7 @@ def test_108_film_landing(plans: dict[str, DesignPlan]) -> None:
     assert hero.ratio == [40, 35, 25]
     (video,) = plan.videos
     assert video.context.section == "hero"
-    assert (video.seconds, video.size) == (4, "1280x720")
+    assert (video.seconds, video.size) == (4, "720x1280")  # "a tall … video frame"
     assert video.poster_path == f"assets/{video.id}-poster.webp"
     (chart,) = plan.charts
     assert chart.attributes.chart_type == "bar"
@@ -213,8 +213,11 @@ def test_negation_removes_videos_and_charts() -> None:
         "looping background video of slow waves. Next, a stats section holds a bar chart titled "
         "“Visitors by Month”."
     )
-    assert len(plan_from_prompt(base).videos) == 1
-    assert len(plan_from_prompt(base).charts) == 1
+    plan = plan_from_prompt(base)
+    (video,) = plan.videos
+    assert (video.size, video.seconds, video.save_path) == ("1280x720", 4, "assets/hero_video.webm")
+    assert video.context.role == "hero background video"
+    assert len(plan.charts) == 1 and plan.charts[0].source_data.synthesized
     banned = plan_from_prompt(base + " No videos, animation or charts appear anywhere.")
     assert not banned.videos and not banned.charts
 

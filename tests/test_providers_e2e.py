@@ -13,6 +13,7 @@ from provider_fixtures import (  # noqa: F401
     chart_option_json,
     clean_env,
     fast_env,
+    fast_settings,
     make_plan,
     no_network,
     server,
@@ -21,6 +22,7 @@ from provider_fixtures import (  # noqa: F401
 from mmstudio.plan import slot_problems as plan_check
 from mmstudio.project.export import hygiene_problems
 from mmstudio.providers.base import DesignerError
+from mmstudio.providers.llm.designer import LLMDesigner
 from mmstudio.providers.offline import layout as offline_layout
 from mmstudio.providers.registry import get_designer
 from mmstudio.studio import create
@@ -96,6 +98,15 @@ async def test_new_project_through_the_provider(tmp_path, env):
     plan = make_plan()
     env.chat_responder = responder(plan, page_html(plan))
     result = await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    check_project(result, plan)
+    check_requests(env)
+    for path in (tmp_path / "ember").rglob("*"):  # the key never reaches the project
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+
+
+def check_project(result, plan) -> None:
+    """The project is complete and valid: every planned file, self-contained, slots match."""
     project = result.project
     site = project.site_dir
     assert result.plan == plan
@@ -115,40 +126,33 @@ async def test_new_project_through_the_provider(tmp_path, env):
     assert option["grid"]["containLabel"] is True
 
 
-async def test_requests_per_stage_and_their_wire_format(tmp_path, env):
-    plan = make_plan()
-    env.chat_responder = responder(plan, page_html(plan))
-    await new_project(tmp_path / "ember", PROMPT, provider="openai")
-    chats = env.log("chat")
+def check_requests(server) -> None:  # noqa: F811
+    """One request per stage, in the real wire format."""
+    chats = server.log("chat")
     assert sorted(r.schema_name() or "layout" for r in chats) == [
         "ChartOption", "DesignPlan", "layout"
     ]  # fmt: skip
-    image = env.log("images.generate")[0].json
+    image = server.log("images.generate")[0].json
     assert image["size"] == "1536x1024" and "response_format" not in image
     assert "golden hour" in image["prompt"] and "hero photo" in image["prompt"]
-    video = env.log("videos.create")[0].form
+    video = server.log("videos.create")[0].form
     assert video["seconds"] == "4" and video["size"] == "1280x720"
-    assert len(env.log("videos.content")) == 1
+    assert len(server.log("videos.content")) == 1
 
 
-async def test_the_key_never_reaches_the_project(tmp_path, env):
-    plan = make_plan()
-    env.chat_responder = responder(plan, page_html(plan))
-    await new_project(tmp_path / "ember", PROMPT, provider="openai")
-    for path in (tmp_path / "ember").rglob("*"):
-        if path.is_file():
-            assert SECRET.encode() not in path.read_bytes(), path
-
-
-async def test_a_page_missing_a_slot_is_repaired(tmp_path, env):
+async def test_a_page_missing_a_slot_is_repaired(env):
     plan = make_plan()
     good = page_html(plan)
     env.chat_responder = responder(plan, good)
     env.script("chat", chat_stream(page_html(plan, drop_chart=True), when=is_layout))
-    await new_project(tmp_path / "ember", PROMPT, provider="openai")
-    layout = [r for r in env.log("chat") if r.json.get("stream")]
+    designer = get_designer("openai")
+    assert (await designer.layout(plan)).strip() == good.strip()
+    await designer.aclose()
+    layout = env.log("chat")
     assert len(layout) == 2
-    assert "'sales-chart' has 0 slots" in layout[1].text()
+    repair = layout[1].json["messages"]
+    assert repair[1]["role"] == "assistant" and 'data-x="gone"' in repair[1]["content"]
+    assert "'sales-chart' has 0 slots" in repair[2]["content"]
 
 
 async def test_a_page_still_invalid_after_repair_stops_with_nothing_on_disk(tmp_path, env):
@@ -176,31 +180,62 @@ async def test_a_provider_failure_mid_build_leaves_nothing_on_disk(tmp_path, env
     assert list(tmp_path.iterdir()) == []
 
 
-async def test_a_plan_that_fails_validation_is_repaired_once(tmp_path, env):
+async def test_a_plan_that_fails_validation_is_repaired_once(env):
     plan = make_plan()
     env.chat_responder = responder(plan, page_html(plan))
     broken = plan.model_dump(mode="json")
     broken["sections"][2]["element_ids"] = []  # the chart is placed nowhere
     env.script("chat", chat_reply(json.dumps(broken), when=is_plan))
-    result = await new_project(tmp_path / "ember", PROMPT, provider="openai")
-    assert result.plan == plan
+    designer = get_designer("openai")
+    assert await designer.plan(PROMPT) == plan
+    await designer.aclose()
     repair = env.log("chat")[1]
     assert repair.schema_name() == "DesignPlan"
     assert "sales-chart" in repair.text() and "must be listed in section" in repair.text()
 
 
-async def test_missing_capabilities_fall_back_offline_with_a_notice(
-    tmp_path, env, monkeypatch, caplog
-):
-    monkeypatch.setenv("MMSTUDIO_DISABLE", "images,videos")
+class StandIn:
+    """An offline designer stand-in that records which roles it was asked to do."""
+
+    name = "offline"
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def image(self, element, plan):
+        self.calls.append(f"image {element.id}")
+        return b"offline image"
+
+    async def video(self, element, plan, site_dir):
+        self.calls.append(f"video {element.id}")
+        return []
+
+
+async def test_missing_capabilities_fall_back_offline_with_a_notice(server, tmp_path, caplog):  # noqa: F811
+    settings = fast_settings(server, capabilities={"images": False, "videos": False})
+    stand_in = StandIn()
+    designer = LLMDesigner(settings, fallback=stand_in)
+    plan = make_plan()
+    assert await designer.image(plan.images[0], plan) == b"offline image"
+    assert await designer.video(plan.videos[0], plan, tmp_path) == []
+    await designer.image(plan.images[0], plan)
+    assert stand_in.calls == ["image hero-photo", "video pour-loop", "image hero-photo"]
+    assert server.requests == []
+    assert len(designer.notices) == 2  # once per role, not per call
+    assert "image: the endpoint" in caplog.text and "lacks image generation" in caplog.text
+    assert "lacks video generation; using the offline designer" in designer.notices[1]
+    await designer.aclose()
+
+
+async def test_without_videos_the_layout_is_not_told_about_an_mp4(tmp_path, env, monkeypatch):
+    monkeypatch.setenv("MMSTUDIO_DISABLE", "videos")
     plan = make_plan()
     env.chat_responder = responder(plan, offline_layout.render_page(plan))
-    result = await new_project(tmp_path / "ember", PROMPT, provider="openai")
-    assert env.log("images.generate") == [] and env.log("videos.create") == []
-    assert (result.project.site_dir / "assets/hero-photo.webp").is_file()
-    assert not (result.project.site_dir / "assets/pour-loop.mp4").exists()
-    assert "lacks image generation; using the offline designer" in caplog.text
-    assert "lacks video generation" in caplog.text
+    designer = get_designer("openai")
+    await designer.layout(plan)
+    prompt = env.log("chat")[0].text()
+    assert "assets/pour-loop.webm" in prompt and "pour-loop.mp4" not in prompt
+    await designer.aclose()
 
 
 def test_get_designer_reads_settings_from_the_environment(env):

@@ -244,3 +244,11 @@ async def test_a_stream_that_trickles_past_its_deadline_stops(server):  # noqa: 
         await ask(provider, stream=True)
     assert caught.value.kind == "timeout"
     await provider.aclose()
+
+
+async def test_a_key_echoed_by_the_server_is_redacted(server, provider, caplog):  # noqa: F811
+    server.script("chat", error(401, "bad key sk-test-SECRET-0123456789 for this org"))
+    with pytest.raises(ProviderError) as caught:
+        await ask(provider)
+    assert "SECRET" not in str(caught.value) and "sk-…redacted" in str(caught.value)
+    assert "SECRET" not in caplog.text

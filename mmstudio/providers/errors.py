@@ -128,6 +128,13 @@ def classify(
     raise TypeError(f"not a provider error: {type(exc).__name__}") from exc
 
 
+def redact(text: str, secret: str | None) -> str:
+    """``text`` with ``secret`` (an API key some servers echo back in errors) masked."""
+    if not secret or len(secret) < 6:
+        return text
+    return text.replace(secret, f"{secret[:3]}…redacted")
+
+
 def is_provider_failure(exc: BaseException) -> bool:
     """Whether :func:`classify` knows ``exc`` (so it is a provider failure, not our bug)."""
     return isinstance(exc, ProviderError) or any(isinstance(exc, r.error) for r in TABLE)

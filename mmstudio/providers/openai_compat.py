@@ -33,6 +33,7 @@ from mmstudio.providers.errors import (
     ResponseShapeError,
     classify,
     is_provider_failure,
+    redact,
 )
 from mmstudio.providers.protocols import ChatReply, Message
 from mmstudio.providers.settings import DEFAULT_BASE_URL, Settings
@@ -76,12 +77,13 @@ async def with_retries(
             if not is_provider_failure(exc):
                 raise
             error = classify(exc, base_url=settings.base_url, model=model, role=role)
+            reason = redact(str(error), settings.key())
             waited_too_long = (error.retry_after or 0) > settings.retry_after_max_s
             if not error.retryable or attempt >= settings.max_retries or waited_too_long:
                 tries = f" after {attempt + 1} tries" if attempt else ""
                 raise ProviderError(
-                    f"{what}{tries}: {error}", kind=error.kind, retryable=error.retryable
-                ) from exc
+                    f"{what}{tries}: {reason}", kind=error.kind, retryable=error.retryable
+                ) from None
             delay = backoff_delay(attempt, settings, error.retry_after, rng)
             log.warning("%s: %s; retry %d in %.2f s", what, error.kind, attempt + 1, delay)
             await asyncio.sleep(delay)

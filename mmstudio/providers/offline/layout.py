@@ -171,7 +171,7 @@ def _item_style(section: Section, role: str) -> str:
 
 
 def _element_view(element: Any, width_px: int) -> dict[str, Any]:
-    """One slot: kind, id, src, alt, planned px size, CSS aspect-ratio and grid span (of 12)."""
+    """One slot: kind, id, src, alt, caption, planned px size, CSS aspect-ratio and grid span (of 12)."""
     w, h = element.display_width_px, element.display_height_px
     style, figure = page_css.slot_styles(w, h, width_px)
     view = {
@@ -179,6 +179,7 @@ def _element_view(element: Any, width_px: int) -> dict[str, Any]:
         "id": element.id,
         "src": _path(element.save_path),
         "alt": element.alt,
+        "caption": element.caption,
         "width": w,
         "height": h,
         "style": Markup(style),
@@ -191,6 +192,7 @@ def _element_view(element: Any, width_px: int) -> dict[str, Any]:
         view["wide"] = w >= 0.66 * width_px
     elif not isinstance(element, ImagePlan):
         view["poster"] = _path(element.poster_path) if element.poster_path else None
+        view["mp4"] = _path(element.mp4_path) if element.mp4_path else None
     return view
 
 

@@ -51,7 +51,10 @@ _EMPHASIS = (
 def slug(text: str, limit: int = 40) -> str:
     """``"Workout Types by Day"`` → ``"workout_types_by_day"`` (≤ ``limit`` chars, may be "")."""
     words = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
-    return words[:limit].rstrip("_")
+    if len(words) <= limit:
+        return words
+    cut = words[: limit + 1].rsplit("_", 1)[0]  # whole words where possible
+    return (cut if len(cut) >= limit // 2 else words[:limit]).rstrip("_")
 
 
 class _Ids:
@@ -76,10 +79,11 @@ def build_plan(
     """The validated plan: sections in draft order, each with its elements; dataset tables
     feed charts first, then the section they name (KPI tiles → items, lists → table)."""
     leftover = data.match_chart_tables(drafts, tables)
-    drafts = _fold_overflow(_merge_empty(data.attach_tables(drafts, leftover)))
+    drafts = _fold_overflow(_footer_last(_merge_empty(data.attach_tables(drafts, leftover))))
     ids = _Ids()
     section_ids = [
-        ids.take(d.kind if d.kind not in ids.used else f"{d.kind}_{_title(d, '')}") for d in drafts
+        ids.take(d.kind if d.kind not in ids.used else f"{d.kind}_{slug(_title(d, ''), 24)}")
+        for d in drafts
     ]
     page_style = ", ".join(layout["mood"][:5])
     sections, images, videos, charts = [], [], [], []
@@ -122,6 +126,12 @@ def _fold_overflow(drafts: list[Draft]) -> list[Draft]:
     return kept + footer
 
 
+def _footer_last(drafts: list[Draft]) -> list[Draft]:
+    """Sections the prompt describes after its footer (closing remarks) go just above it."""
+    footers = [d for d in drafts if d.kind == "footer"]
+    return [d for d in drafts if d.kind != "footer"] + footers
+
+
 def _merge_empty(drafts: list[Draft]) -> list[Draft]:
     """Drafts that got no copy, element or table fold their sentences into the one before."""
     kept: list[Draft] = []
@@ -145,8 +155,12 @@ def _section(draft: Draft, section_id: str, element_ids: list[str], page_title: 
     subtitles = slots.pop("subtitle", [])
     headings = titles[1:] + slots.get("headings", [])
     title = titles[0] if titles else ""
-    if not title and draft.kind in ("header", "hero"):
-        title = headings.pop(0) if draft.kind == "hero" and headings else page_title
+    if not title and draft.kind == "header":
+        title = page_title
+    elif not title and headings and draft.kind not in ("footer", "sidebar"):
+        title = headings.pop(0)  # the first heading the prompt gives names the section
+    elif not title and draft.kind == "hero":
+        title = page_title
     fields = {"headings": headings, "paragraphs": subtitles[1:] + slots.get("paragraphs", [])}
     for name in ("buttons", "nav_items", "tags", "items"):
         fields[name] = slots.get(name, [])
@@ -301,12 +315,12 @@ def _video(
 ) -> dict:
     text = element.text
     seconds = next((s for s in (12, 8) if re.search(rf"\b{s}[- ]?(?:second|sec|s)\b", text)), 4)
-    vertical = pt.has_word(element.lead[:200], ("vertical video", "9:16", "portrait video"))
+    vertical = pt.first_key(element.lead[:160], vocab.ASPECT_WORDS) == "1024x1536"
     element_id = ids.take(f"{section_id}_video")
     width = 960 if draft.kind == "hero" else 640
     common["context"]["role"] = (
         "hero background video"
-        if (draft.kind == "hero" and "background" in element.lead[:200].lower())
+        if (draft.kind == "hero" and "background" in element.units[0].text[:200].lower())
         else "video"
     )
     attributes = {

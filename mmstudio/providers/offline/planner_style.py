@@ -219,6 +219,13 @@ def structure(text: str, page_kind: str) -> tuple[str, list[int]]:
     return name, pt.column_ratio(text) if name == "two-column" else []
 
 
+def _mood(opening: str, prose: str) -> list[str]:
+    """Mood words of the page-level sentences; the start of the prose tops up a thin list."""
+    found = pt.words_found(opening, vocab.MOOD_WORDS, 12)
+    extra = pt.words_found(prose[:3000], vocab.MOOD_WORDS, 12) if len(found) < 3 else []
+    return (found + [w for w in extra if w not in found])[:12]
+
+
 def global_layout(
     prompt: str,
     prose: str,
@@ -239,6 +246,6 @@ def global_layout(
         "max_width_px": pt.pixel_width(opening) or default_width,
         "palette": palette(prompt, dark, scope, " ".join(u.text for u in global_units)),
         "typography": typography(global_units, units),
-        "mood": pt.words_found(opening + " " + prose[:6000], vocab.MOOD_WORDS, 12),
+        "mood": _mood(opening, prose),
         "description": opening[:4000],
     }
