@@ -14,7 +14,7 @@ pytest.importorskip("PySide6.QtWebEngineWidgets")  # must be imported before the
 from mmstudio.gui.site_scheme import register_scheme
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
-from mmstudio.report import ElementScore, Report, Scores
+from mmstudio.report import ElementScore, Issue, Report, Scores
 
 register_scheme()  # before pytest-qt creates the QApplication
 
@@ -77,7 +77,7 @@ def window(qtbot, project):
 
 
 def test_scheme_serves_only_the_site_folder(window, project):
-    handler = window.handler
+    handler = window.preview.handler
     assert handler.resolve("/index.html") == (project.site_dir / "index.html").resolve()
     assert handler.resolve("/../../secret.png") is None
     assert handler.resolve("/assets/missing.png") is None
@@ -85,7 +85,7 @@ def test_scheme_serves_only_the_site_folder(window, project):
 
 def test_network_requests_are_blocked(window, qtbot):
     qtbot.waitUntil(
-        lambda: any("example.invalid" in u for u in window.blocker.blocked), timeout=10_000
+        lambda: any("example.invalid" in u for u in window.preview.blocker.blocked), timeout=10_000
     )
 
 
@@ -96,7 +96,27 @@ def test_plan_tree_shows_sections_elements_and_badges(window):
     assert item.data(1, SCORE_ROLE) == pytest.approx(0.6)
     assert item.data(1, ISSUES_ROLE) == 1
     assert "hero" in window.tree._items
-    assert "overall" in window.status.text()
+    assert window.badges.pills["overall"].text() == "overall 0.75"
+    assert window.badges.pills["chart"].text() == "chart –"
+
+
+def test_selecting_shows_the_element_issues(window, project):
+    report = project.read_report()
+    report.issues.append(
+        Issue(
+            id="i1",
+            element="hero_image",
+            dimension="image",
+            level="context",
+            message="Cover crop cuts away 60 % of the image",
+        )
+    )
+    project.write_report(report)
+    window.refresh()
+    window.tree.select("hero_image")
+    assert "1 issue" in window.issues.heading.text()
+    assert "Cover crop" in window.issues.list.item(0).text()
+    assert "CONTEXT" in window.issues.list.item(0).text()
 
 
 def test_click_in_preview_selects_tree_row(window, qtbot):

@@ -3,6 +3,7 @@ plan, HTML, images, video (webm + mp4) and charts all come through the provider 
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -17,14 +18,18 @@ from provider_fixtures import (  # noqa: F401
     make_plan,
     no_network,
     server,
+    tiny_mp4,
+    tiny_png,
 )
 
 from mmstudio.plan import slot_problems as plan_check
 from mmstudio.project.export import hygiene_problems
 from mmstudio.providers.base import DesignerError
 from mmstudio.providers.llm.designer import LLMDesigner
+from mmstudio.providers.llm.page import with_mp4_paths
 from mmstudio.providers.offline import layout as offline_layout
 from mmstudio.providers.registry import get_designer
+from mmstudio.providers.transcode import mp4_to_webm
 from mmstudio.studio import create
 from mmstudio.studio.create import new_project
 
@@ -35,12 +40,8 @@ PROMPT = "A warm landing page for Ember Roasters with a hero photo, a pouring lo
 
 def page_html(plan, *, drop_chart: bool = False) -> str:
     """A plausible layout reply: the offline layout of the plan, with the mp4 second source."""
-    html = offline_layout.render_page(plan)
-    html = html.replace(
-        'src="assets/pour-loop.webm" type="video/webm">',
-        'src="assets/pour-loop.webm" type="video/webm">'
-        '<source src="assets/pour-loop.mp4" type="video/mp4">',
-    )
+    html = offline_layout.render_page(with_mp4_paths(plan))
+    assert '<source src="assets/pour-loop.mp4" type="video/mp4">' in html
     if drop_chart:
         html = html.replace('data-mm-id="sales-chart"', 'data-x="gone"')
     return html
@@ -109,7 +110,8 @@ def check_project(result, plan) -> None:
     """The project is complete and valid: every planned file, self-contained, slots match."""
     project = result.project
     site = project.site_dir
-    assert result.plan == plan
+    assert result.plan == with_mp4_paths(plan)
+    assert result.plan.videos[0].mp4_path == "assets/pour-loop.mp4"
     assert json.loads((project.root / "mmstudio.json").read_text())["provider"] == "openai"
     for path in ("index.html", "assets/hero-photo.webp", "assets/pour-loop.webm",
                  "assets/pour-loop.mp4", "assets/pour-loop-poster.webp",
@@ -187,7 +189,7 @@ async def test_a_plan_that_fails_validation_is_repaired_once(env):
     broken["sections"][2]["element_ids"] = []  # the chart is placed nowhere
     env.script("chat", chat_reply(json.dumps(broken), when=is_plan))
     designer = get_designer("openai")
-    assert await designer.plan(PROMPT) == plan
+    assert await designer.plan(PROMPT) == with_mp4_paths(plan)
     await designer.aclose()
     repair = env.log("chat")[1]
     assert repair.schema_name() == "DesignPlan"
@@ -274,3 +276,42 @@ def test_the_cli_stops_with_one_line_on_a_provider_error(tmp_path, server, monke
     err = capsys.readouterr().err.strip().splitlines()
     assert code != 0 and not (tmp_path / "cli2").exists()
     assert err[-1].startswith("mmstudio: error:") and "OPENAI_API_KEY" in err[-1]
+
+
+async def test_an_image_is_edited_with_an_instruction(server):  # noqa: F811
+    designer = LLMDesigner(fast_settings(server))
+    plan = make_plan()
+    edited = await designer.edit_image(plan.images[0], plan, tiny_png(), "make it warmer")
+    with Image.open(io.BytesIO(edited)) as image:
+        assert image.format == "WEBP"
+    request = server.log("images.edit")[0]
+    assert request.files["image"][:4] == b"\x89PNG" and request.form["size"] == "1536x1024"
+    assert request.form["prompt"].startswith("Edit this image: make it warmer")
+    assert designer.usage.records()[0].stage == "refine-image"
+    await designer.aclose()
+
+
+async def test_a_planned_mp4_is_encoded_when_videos_fall_back(server, tmp_path):  # noqa: F811
+    source = tmp_path / "source.mp4"
+    source.write_bytes(tiny_mp4())
+
+    class WebmStandIn:
+        name = "offline"
+
+        async def video(self, element, plan, site_dir):
+            target = site_dir / element.save_path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            mp4_to_webm(source, target)
+            return [target]
+
+    settings = fast_settings(server, capabilities={"videos": False})
+    designer = LLMDesigner(settings, fallback=WebmStandIn())
+    plan = with_mp4_paths(make_plan())
+    site = tmp_path / "site"
+    written = await designer.video(plan.videos[0], plan, site)
+    assert [p.relative_to(site).as_posix() for p in written] == [
+        "assets/pour-loop.webm", "assets/pour-loop.mp4"
+    ]  # fmt: skip
+    assert (site / "assets/pour-loop.mp4").read_bytes()[4:8] == b"ftyp"
+    assert server.requests == []
+    await designer.aclose()

@@ -1,197 +1,287 @@
-"""The main window: live preview of the project's site beside the plan tree with score badges."""
+"""The main window: live preview beside the plan tree with score badges, the selected element's
+issues, the jobs and log, and the menus of a design session. Every action is a job on the
+session's JobManager; widgets only show what the jobs report."""
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile
-from PySide6.QtWebEngineWidgets import QWebEngineView
 from PySide6.QtWidgets import (
-    QApplication,
     QDockWidget,
     QFileDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
     QMessageBox,
+    QVBoxLayout,
     QWidget,
 )
 
-from mmstudio.gui.plan_tree import PlanTree
-from mmstudio.gui.site_scheme import SCHEME, NetworkBlocker, SiteSchemeHandler, site_url
-from mmstudio.project import Project, ProjectError
+from mmstudio.gui.dialogs import HistoryDialog, NewProjectDialog
+from mmstudio.gui.issues_panel import IssuesPanel
+from mmstudio.gui.jobs_panel import JobsPanel
+from mmstudio.gui.plan_tree import PlanTree, badge_colour
+from mmstudio.gui.preview import DEVICES, Preview
+from mmstudio.project import ProjectError
+from mmstudio.report import DIMENSIONS, Report
+from mmstudio.studio.jobs import Job
+from mmstudio.studio.session import Session
 
 log = logging.getLogger(__name__)
 
-DEVICES = (("Desktop", 1280), ("Tablet", 768), ("Mobile", 390))
-_SELECT_PREFIX = "mm-select:"
-# Injected after each load: clicking a planned element selects it (reported via the console),
-# and window.mmHighlight(id) outlines an element chosen in the plan tree.
-_BRIDGE_JS = """
-(() => {
-  if (window.mmBridge) return; window.mmBridge = true;
-  document.addEventListener('click', (event) => {
-    const el = event.target.closest('[data-mm-id],[data-mm-section]');
-    if (!el) return;
-    event.preventDefault();
-    console.log('MM_PREFIX' + (el.dataset.mmId || el.dataset.mmSection));
-  }, true);
-  window.mmHighlight = (id) => {
-    document.querySelectorAll('[data-mm-outline]').forEach(e => {
-      e.style.outline = ''; e.removeAttribute('data-mm-outline'); });
-    const el = document.querySelector(`[data-mm-id="${id}"],[data-mm-section="${id}"]`);
-    if (!el) return;
-    el.setAttribute('data-mm-outline', '1');
-    el.style.outline = '3px solid #3B82F6'; el.style.outlineOffset = '2px';
-    el.scrollIntoView({block: 'nearest'});
-  };
-})();
-""".replace("MM_PREFIX", _SELECT_PREFIX)
 
+class BadgeBar(QWidget):
+    """Page-level pills: overall and the six dimensions (grey when absent or not evaluated)."""
 
-class PreviewPage(QWebEnginePage):
-    """A page that turns the bridge's console messages into ``element_clicked``."""
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        self.pills: dict[str, QLabel] = {}
+        for name in ("overall", *DIMENSIONS):
+            pill = QLabel(self)
+            pill.setObjectName("badge")
+            self.pills[name] = pill
+            layout.addWidget(pill)
+        layout.addStretch(1)
+        self.show_report(None)
 
-    element_clicked = Signal(str)
-
-    def javaScriptConsoleMessage(self, level, message: str, line: int, source: str) -> None:
-        if message.startswith(_SELECT_PREFIX):
-            self.element_clicked.emit(message[len(_SELECT_PREFIX) :])
+    def show_report(self, report: Report | None) -> None:
+        scores = report.scores.model_dump() if report else {}
+        for name, pill in self.pills.items():
+            value = scores.get(name)
+            pill.setText(f"{name} {'–' if value is None else format(value, '.2f')}")
+            pill.setStyleSheet(
+                f"background:{badge_colour(value).name()}; color:white; border-radius:9px;"
+                "padding:2px 10px; font-weight:600;"
+            )
 
 
 class MainWindow(QMainWindow):
-    """Preview (centre) + plan tree (left dock); follows the project's head version on disk."""
+    """The app window over one :class:`Session`."""
 
-    def __init__(self) -> None:
+    job_finished = Signal(object)
+
+    def __init__(self, session: Session | None = None) -> None:
         super().__init__()
-        self.project: Project | None = None
-        self._scroll_y = 0
+        self.session = session or Session()
+        self.site_only: Path | None = None  # a site folder opened for evaluation only
+        self.report: Report | None = None
+        self.selected: str | None = None
         self.setWindowTitle("MM Studio")
-        self.resize(1600, 1000)
-        self._build_preview()
-        self._build_tree()
+        self.resize(1680, 1000)
+        self.preview = Preview(self)
+        self.preview.element_clicked.connect(self._preview_clicked)
+        self.badges = BadgeBar(self)
+        centre = QWidget(self)
+        column = QVBoxLayout(centre)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.badges)
+        column.addWidget(self.preview, stretch=1)
+        self.setCentralWidget(centre)
+        self.tree = PlanTree(self)
+        self.tree.setMinimumWidth(320)
+        self.tree.element_selected.connect(self._tree_selected)
+        self.issues = IssuesPanel(self)
+        self.issues.setMinimumWidth(300)
+        self.jobs_panel = JobsPanel(self.session.jobs, self)
+        self._dock("Plan", self.tree, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self._dock("Issues", self.issues, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.resizeDocks(
+            [self.findChild(QDockWidget, n) for n in ("plan-dock", "issues-dock")],
+            [360, 340],
+            Qt.Orientation.Horizontal,
+        )
+        self.resizeDocks([self.findChild(QDockWidget, "jobs-dock")], [150], Qt.Orientation.Vertical)
         self._build_actions()
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._manifest_changed)
-        self.status = QLabel("Open a project to start")
+        self.status = QLabel("Open a project or start a new one from a prompt")
         self.statusBar().addPermanentWidget(self.status)
+        self.job_finished.connect(self._job_finished)
+        self.session.jobs.subscribe(self._job_event)
 
-    # -- construction ------------------------------------------------------------------------
-    def _build_preview(self) -> None:
-        # off the record (no cache on disk); owned by the application so it outlives its page
-        self.profile = QWebEngineProfile(QApplication.instance())
-        self.handler = SiteSchemeHandler(self)
-        self.blocker = NetworkBlocker(self)
-        self.profile.installUrlSchemeHandler(SCHEME, self.handler)
-        self.profile.setUrlRequestInterceptor(self.blocker)
-        self.page = PreviewPage(self.profile, self)
-        self.page.element_clicked.connect(self._preview_clicked)
-        self.view = QWebEngineView(self)
-        self.view.setPage(self.page)
-        self.view.loadFinished.connect(self._loaded)
-        holder = QWidget(self)
-        layout = QHBoxLayout(holder)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.view, alignment=Qt.AlignmentFlag.AlignHCenter)
-        self.setCentralWidget(holder)
-        self.set_device_width(1280)
+    # compatibility accessors used by tests and the screenshot mode
+    @property
+    def view(self):
+        return self.preview.view
 
-    def _build_tree(self) -> None:
-        self.tree = PlanTree(self)
-        self.tree.element_selected.connect(self._tree_selected)
-        dock = QDockWidget("Plan", self)
-        dock.setObjectName("plan-dock")
-        dock.setWidget(self.tree)
-        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    @property
+    def page(self):
+        return self.preview.page
+
+    @property
+    def project(self):
+        return self.session.project
+
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"{title.lower()}-dock")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
 
     def _build_actions(self) -> None:
         toolbar = self.addToolBar("Main")
         toolbar.setObjectName("main-toolbar")
-        open_action = QAction("Open Project…", self, shortcut=QKeySequence.StandardKey.Open)
-        open_action.triggered.connect(self._choose_project)
-        reload_action = QAction("Reload", self, shortcut=QKeySequence.StandardKey.Refresh)
-        reload_action.triggered.connect(self.reload_preview)
-        toolbar.addAction(open_action)
-        toolbar.addAction(reload_action)
+        file_menu = self.menuBar().addMenu("&File")
+        page_menu = self.menuBar().addMenu("&Page")
+        entries = [
+            (file_menu, "New from Prompt…", QKeySequence.StandardKey.New, self.new_from_prompt),
+            (file_menu, "Open Project…", QKeySequence.StandardKey.Open, self._choose_project),
+            (file_menu, "Open Site Folder…", None, self._choose_site),
+            (file_menu, "Export…", "Ctrl+E", self.export),
+            (page_menu, "Evaluate", "Ctrl+R", self.evaluate),
+            (page_menu, "History…", "Ctrl+H", self.show_history),
+            (page_menu, "Reload Preview", QKeySequence.StandardKey.Refresh, self.preview.reload),
+        ]
+        for menu, label, shortcut, slot in entries:
+            action = QAction(label, self)
+            if shortcut is not None:
+                action.setShortcut(shortcut)
+            action.triggered.connect(slot)
+            menu.addAction(action)
+            toolbar.addAction(action)
+        file_menu.addSeparator()
+        file_menu.addAction(QAction("&Quit", self, shortcut="Ctrl+Q", triggered=self.close))
         toolbar.addSeparator()
         group = QActionGroup(self)
         for name, width in DEVICES:
             action = QAction(f"{name} {width}", self, checkable=True, checked=width == 1280)
-            action.triggered.connect(lambda _=False, w=width: self.set_device_width(w))
+            action.triggered.connect(lambda _=False, w=width: self.preview.set_device_width(w))
             group.addAction(action)
             toolbar.addAction(action)
-        menu = self.menuBar().addMenu("&File")
-        menu.addAction(open_action)
-        menu.addAction(reload_action)
-        menu.addAction(QAction("&Quit", self, shortcut="Ctrl+Q", triggered=self.close))
 
-    # -- project -----------------------------------------------------------------------------
+    # -- opening -----------------------------------------------------------------------------
     def open_project(self, root: Path) -> None:
         """Show the project at ``root``; a bad folder gets a one-line message, nothing else."""
         try:
-            project = Project.open(root)
-            plan = project.read_plan()
+            project = self.session.open(root)
+            project.read_plan()
         except ProjectError as exc:
             QMessageBox.warning(self, "Cannot open project", str(exc))
             return
-        self.project = project
-        self.handler.site_dir = project.site_dir
-        self.tree.show_plan(plan, project.read_report())
-        manifest = str(project.root / "mmstudio.json")
+        self.site_only = None
         if self.watcher.files():
             self.watcher.removePaths(self.watcher.files())
-        self.watcher.addPath(manifest)
+        self.watcher.addPath(str(project.root / "mmstudio.json"))
         self.setWindowTitle(f"MM Studio — {project.manifest.title}")
-        self._show_scores()
-        self.view.load(site_url())
+        self.refresh()
+        self.preview.show_site(project.site_dir)
 
-    def _show_scores(self) -> None:
-        report = self.project.read_report() if self.project else None
-        if report is None:
-            self.status.setText(f"version {self.project.manifest.head} · not evaluated")
+    def open_site(self, folder: Path) -> None:
+        """Preview someone else's site folder and evaluate it (nothing is written into it)."""
+        self.session.project = None
+        self.site_only = folder
+        self.setWindowTitle(f"MM Studio — {folder}")
+        self.preview.show_site(folder)
+        self.report = None
+        self.tree.clear()
+        from mmstudio.studio.evaluation import evaluate_path
+
+        async def run(ctx):
+            report, _ = await evaluate_path(folder)
+            return report
+
+        self.session.jobs.submit("evaluate", run, slot="evaluate")
+
+    def refresh(self) -> None:
+        """Re-read plan, report and history of the open project into every panel."""
+        project = self.session.project
+        if project is None:
             return
-        parts = [f"{k} {v:.2f}" for k, v in report.scores.model_dump().items() if v is not None]
-        self.status.setText(" · ".join(parts))
+        self.report = project.read_report()
+        self.tree.show_plan(project.read_plan(), self.report)
+        self.badges.show_report(self.report)
+        self.issues.show_issues(self.report, self.selected)
+        self.issues.plot.show_versions(project.history.list())
+        head = project.manifest.head
+        self.status.setText(f"{project.root} · version {head}")
 
     def _choose_project(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open MM Studio project")
         if folder:
             self.open_project(Path(folder))
 
+    def _choose_site(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a site folder to evaluate")
+        if folder:
+            self.open_site(Path(folder))
+
     def _manifest_changed(self, path: str) -> None:
-        # a commit replaces mmstudio.json atomically: re-watch the new file and follow the head
+        # commits replace mmstudio.json atomically: watch the new file and follow the head
         if Path(path).exists() and path not in self.watcher.files():
             self.watcher.addPath(path)
-        if self.project:
-            QTimer.singleShot(200, lambda: self.open_project(self.project.root))
+        QTimer.singleShot(200, self._reload_project)
 
-    # -- preview -----------------------------------------------------------------------------
-    def set_device_width(self, width: int) -> None:
-        """Preview at ``width`` px (1280 desktop, 768 tablet, 390 mobile)."""
-        self.view.setFixedWidth(width)
+    def _reload_project(self) -> None:
+        if self.session.project is not None:
+            self.refresh()
+            self.preview.reload()
 
-    def reload_preview(self) -> None:
-        """Reload in place, keeping the scroll position."""
-        self.page.runJavaScript("window.scrollY", 0, self._reload_at)
+    # -- actions -----------------------------------------------------------------------------
+    def new_from_prompt(self) -> None:
+        dialog = NewProjectDialog(self)
+        if dialog.exec():
+            prompt, provider, folder = dialog.values()
+            self.session.generate(folder, prompt, provider)
 
-    def _reload_at(self, scroll_y) -> None:
-        self._scroll_y = int(scroll_y or 0)
-        self.view.reload()
+    def evaluate(self) -> None:
+        if self.session.project is not None:
+            self.session.evaluate()
+        elif self.site_only is not None:
+            self.open_site(self.site_only)
 
-    def _loaded(self, ok: bool) -> None:
-        if not ok:
-            log.warning("preview failed to load")
+    def export(self) -> None:
+        if self.session.project is None:
             return
-        self.page.runJavaScript(_BRIDGE_JS)
-        if self._scroll_y:
-            self.page.runJavaScript(f"window.scrollTo(0, {self._scroll_y})")
+        folder = QFileDialog.getSaveFileName(self, "Export the site to a new folder")[0]
+        if folder:
+            self.session.export(Path(folder))
 
+    def show_history(self) -> None:
+        project = self.session.project
+        if project is None:
+            return
+        dialog = HistoryDialog(project.history.list(), project.manifest.head, self)
+        if dialog.exec() and dialog.chosen:
+            self.session.restore(dialog.chosen)
+
+    # -- jobs --------------------------------------------------------------------------------
+    def _job_event(self, job: Job) -> None:
+        if job.state in ("done", "failed", "cancelled"):
+            self.job_finished.emit(job)
+
+    def _job_finished(self, job: Job) -> None:
+        if job.state == "failed":
+            self.statusBar().showMessage(f"{job.kind} failed: {job.error}", 15_000)
+            return
+        if job.state != "done":
+            return
+        if job.kind == "generate":
+            self.open_project(job.result.root)
+        elif job.kind == "evaluate" and self.site_only is not None:
+            self.report = job.result
+            self.tree.show_report_elements(job.result)
+            self.badges.show_report(job.result)
+        elif job.kind in ("evaluate", "restore"):
+            self._reload_project()
+        elif job.kind == "export":
+            self.statusBar().showMessage(f"Exported to {job.result}", 15_000)
+
+    # -- selection ---------------------------------------------------------------------------
     def _preview_clicked(self, item_id: str) -> None:
         self.tree.select(item_id)
 
     def _tree_selected(self, item_id: str) -> None:
-        self.page.runJavaScript(f"window.mmHighlight && window.mmHighlight({json.dumps(item_id)})")
+        self.selected = item_id
+        self.preview.highlight(item_id)
+        self.issues.show_issues(self.report, item_id)
+
+    def closeEvent(self, event) -> None:
+        self.session.jobs.cancel_all()
+        self.jobs_panel.detach()
+        super().closeEvent(event)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
+    QHeaderView,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTreeWidget,
@@ -62,7 +63,10 @@ class PlanTree(QTreeWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setHeaderLabels(["Plan", "Score"])
-        self.setColumnWidth(0, 230)
+        self.header().setStretchLastSection(False)
+        self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        self.setColumnWidth(1, 84)
         self.setItemDelegateForColumn(1, BadgeDelegate(self))
         self.itemSelectionChanged.connect(self._selection_changed)
         self._items: dict[str, QTreeWidgetItem] = {}
@@ -92,6 +96,18 @@ class PlanTree(QTreeWidget):
                 QTreeWidgetItem(child, [f"role: {element.context.role}"])
                 QTreeWidgetItem(child, [f"file: {element.save_path}"])
                 QTreeWidgetItem(child, [f"prompt: {element.prompt[:120]}"])
+        self.expandToDepth(0)
+
+    def show_report_elements(self, report: Report) -> None:
+        """Site-folder mode (no plan): the elements the evaluation discovered, with badges."""
+        self.clear()
+        self._items.clear()
+        page = QTreeWidgetItem(self, ["Page (no plan: evaluated as found)"])
+        for element in report.elements:
+            row = self._row(page, element.id, f"{element.kind} · {element.id}")
+            row.setData(1, SCORE_ROLE, element.score)
+            row.setData(1, ISSUES_ROLE, len(element.issues))
+            QTreeWidgetItem(row, [f"file: {element.path}"])
         self.expandToDepth(0)
 
     def _row(self, parent, item_id: str, label: str) -> QTreeWidgetItem:

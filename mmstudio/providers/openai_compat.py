@@ -228,7 +228,7 @@ class OpenAIProvider:
         except TimeoutError:
             await stream.close()
             raise ProviderError(
-                f"{stage}: the streamed reply took longer than {deadline:g} s", kind="timeout"
+                f"the streamed reply took longer than {deadline:g} s", kind="timeout"
             ) from None
         if finish is None:
             raise ResponseShapeError("the stream ended before the reply finished")

@@ -1,5 +1,5 @@
-"""Video files from providers: mp4 → VP9 webm, first frame, sampled frames (ffmpeg binary of
-``imageio-ffmpeg``).
+"""Video files from providers: mp4 → VP9 webm, webm → H.264 mp4, first frame, sampled frames
+(the ffmpeg binary of ``imageio-ffmpeg``).
 
 QtWebEngine plays no H.264 (DESIGN.md, measured), so a provider's mp4 is transcoded to VP9 webm
 for the page and kept beside it as a second ``<source>`` for browsers and exports. All functions
@@ -42,6 +42,22 @@ def mp4_to_webm(source: Path, target: Path) -> None:
         "-y", "-i", str(source), "-an", "-c:v", "libvpx-vp9", "-deadline", "realtime",
         "-cpu-used", "8", "-row-mt", "1", "-b:v", "0", "-crf", "32", "-pix_fmt", "yuv420p",
         "-f", "webm", tmp_name,
+    ]  # fmt: skip
+    try:
+        _run(args, source.name)
+        os.replace(tmp_name, target)
+    finally:
+        Path(tmp_name).unlink(missing_ok=True)
+
+
+def to_h264(source: Path, target: Path) -> None:
+    """Encode ``source`` as an H.264 mp4 at ``target`` (the second ``<source>`` for browsers that
+    lack VP9), atomically; ``+faststart`` so it streams."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".mp4", dir=target.parent)
+    os.close(fd)
+    args = [
+        "-y", "-i", str(source), "-an", "-c:v", "libx264", "-preset", "veryfast", "-crf", "26",
+        "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", tmp_name,
     ]  # fmt: skip
     try:
         _run(args, source.name)

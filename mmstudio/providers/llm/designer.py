@@ -29,7 +29,7 @@ from mmstudio.project import atomic
 from mmstudio.providers import transcode
 from mmstudio.providers.base import Designer, DesignerError
 from mmstudio.providers.errors import ProviderError
-from mmstudio.providers.llm.page import extract_html, mp4_path, page_problems
+from mmstudio.providers.llm.page import extract_html, mp4_path, page_problems, with_mp4_paths
 from mmstudio.providers.offline.art import encode_image
 from mmstudio.providers.openai_compat import OpenAIProvider
 from mmstudio.providers.prompting import render_prompt
@@ -96,10 +96,12 @@ class LLMDesigner:
     async def plan(self, prompt: str) -> DesignPlan:
         """The DesignPlan for ``prompt`` from the planner model (structured output)."""
         text = render_prompt("plan.md.j2", prompt=prompt, schema=schema_text(DesignPlan))
-        return await structured_chat(
+        plan = await structured_chat(
             self.chat, [Message("user", text)], DesignPlan, role="planner", stage="plan",
             schema_supported=self.settings.capabilities.structured_outputs,
         )  # fmt: skip
+        # the video model's mp4 is kept as a second source: the plan names it (plan.json = files)
+        return with_mp4_paths(plan) if self.settings.capabilities.videos else plan
 
     async def layout(self, plan: DesignPlan) -> str:
         """The page's HTML from the coder model, validated against the plan; one repair request
@@ -144,11 +146,35 @@ class LLMDesigner:
         )
         return await asyncio.to_thread(_reencode, data, element.save_path, element.id)
 
+    async def edit_image(
+        self, element: ImagePlan, plan: DesignPlan, current: bytes, instruction: str
+    ) -> bytes:
+        """``current`` (the encoded image) edited by ``instruction`` (a local-level refinement,
+        MM-WebAgent §3.4), encoded for ``save_path``. Raises DesignerError when the endpoint
+        cannot edit images (there is no offline edit), ProviderError when the call fails."""
+        if not self.settings.capabilities.images:
+            raise DesignerError(
+                f"image {element.id}: the endpoint {self.settings.base_url} cannot edit images"
+            )
+        png = await asyncio.to_thread(_reencode, current, "edit.png", element.id)
+        prompt = render_prompt(
+            "image_edit.md.j2", element=element, instruction=instruction,
+            section=plan.section(element.context.section),
+        )  # fmt: skip
+        data = await self.images.edit_image(
+            png, prompt, size=element.size, stage="refine-image", element=element.id
+        )
+        return await asyncio.to_thread(_reencode, data, element.save_path, element.id)
+
     async def video(self, element: VideoPlan, plan: DesignPlan, site_dir: Path) -> list[Path]:
         """Write the VP9 webm, the provider's mp4 beside it and the poster under ``site_dir``
         (offline without videos); returns the written paths, webm first."""
         if not self.settings.capabilities.videos:
-            return await self.fallback("video", "video generation").video(element, plan, site_dir)
+            offline = self.fallback("video", "video generation")
+            written = await offline.video(element, plan, site_dir)
+            if element.mp4_path:  # planned as a second source: make it from the webm
+                written.append(await asyncio.to_thread(_h264_copy, element, Path(site_dir)))
+            return written
         data = await self.videos.generate_video(
             video_prompt(element, plan), seconds=element.seconds, size=element.size,
             stage="video", element=element.id,
@@ -180,7 +206,7 @@ def _slots(plan: DesignPlan, *, with_mp4: bool) -> list[dict[str, Any]]:
             "height": element.display_height_px, "alt": element.alt, "mp4": "", "poster": "",
         }  # fmt: skip
         if isinstance(element, VideoPlan):
-            row["mp4"] = mp4_path(element) if with_mp4 else ""
+            row["mp4"] = mp4_path(element) if with_mp4 or element.mp4_path else ""
             row["poster"] = element.poster_path or ""
         rows.append(row)
     return rows
@@ -231,6 +257,16 @@ def _reencode(data: bytes, save_path: str, element_id: str) -> bytes:
             f"image {element_id}: the provider's data is not an image ({exc})", kind="shape"
         ) from None
     return encode_image(converted, save_path)
+
+
+def _h264_copy(element: VideoPlan, site_dir: Path) -> Path:
+    """The planned mp4 (H.264) encoded from the video's webm; raises DesignerError."""
+    target = site_dir / mp4_path(element)
+    try:
+        transcode.to_h264(site_dir / element.save_path, target)
+    except RuntimeError as exc:
+        raise DesignerError(f"video {element.id}: no mp4 second source: {exc}") from None
+    return target
 
 
 def _install_video(data: bytes, element: VideoPlan, site_dir: Path) -> list[Path]:

@@ -21,8 +21,21 @@ _HARMLESS = re.compile(r"^(?:#|data:|mailto:|tel:|javascript:void)", re.I)
 
 
 def mp4_path(element: VideoPlan) -> str:
-    """The site-relative path of the mp4 kept beside the video's webm (same stem)."""
-    return element.save_path[: -len(".webm")] + ".mp4"
+    """The site-relative path of the video's mp4: the planned ``mp4_path``, else beside the
+    webm (same stem)."""
+    return element.mp4_path or element.save_path[: -len(".webm")] + ".mp4"
+
+
+def with_mp4_paths(plan: DesignPlan) -> DesignPlan:
+    """``plan`` with an ``mp4_path`` on every video that lacks one and whose default path is free
+    (validated again, so a clash is an error, never a silent overwrite)."""
+    taken = set(plan.asset_paths())
+    data = plan.model_dump(mode="json")
+    for video in data["videos"]:
+        default = video["save_path"][: -len(".webm")] + ".mp4"
+        if not video.get("mp4_path") and default not in taken:
+            video["mp4_path"] = default
+    return DesignPlan.model_validate(data)
 
 
 def extract_html(reply: str) -> str | None:
