@@ -5,8 +5,8 @@
 For each prompt:
 (a) the share of its quoted strings (the judge's pattern: text inside “…” or "…" of 2–80
     characters, normalised like ``sitecheck.py``) found in the plan's *visible* text fields
-    (section copy, items, tables, chart titles and data, element alt text: what the layout is
-    expected to show); ``plan`` also counts the typography hints (font names the prompt quotes,
+    (section copy, items, tables, chart titles, captions and data, image/video alt text: what
+    the layout shows); ``plan`` also counts the typography hints (font names the prompt quotes,
     which a page shows only as CSS);
 (b) the share of its ``#rrggbb`` colours in ``layout.palette``;
 (c) planning time in ms (wall clock, and CPU time of this process, which a busy machine
@@ -45,7 +45,9 @@ def visible_text(plan: DesignPlan) -> str:
         if section.table:
             parts += section.table.columns + [str(c) for r in section.table.rows for c in r]
     for element in plan.elements():
-        parts.append(element.alt)
+        parts.append(element.caption)
+        if element.kind != "chart":  # a chart frame shows its title, not its alt text
+            parts.append(element.alt)
         if element.kind == "chart":
             parts.append(element.title)
             data = element.source_data

@@ -244,6 +244,16 @@ def _alt(element: ElementDraft, title: str = "") -> str:
     return (f"{base} — {shows}" if shows else base)[:400]
 
 
+def _caption(element: ElementDraft) -> str:
+    """The visible caption: the prompt's caption text, and for a chart its quoted labels —
+    led by its title as the prompt wrote it when that differs from the clean heading
+    ("Workout Types by Day," → heading "Workout Types by Day")."""
+    lead = (
+        [element.title] if element.title and element.title != element.title.rstrip(",;: ") else []
+    )
+    return join_quotes(lead + element.captions)
+
+
 def join_quotes(quotes: list[str]) -> str:
     """``["Steps,", "Active Minutes,", "Calories"]`` → ``"Steps, Active Minutes, Calories"``:
     quotes that end in punctuation keep it as their separator, others get ", "."""
@@ -259,7 +269,8 @@ def _element(
     """One element plan dict (image, video or chart) for the plan models."""
     common = {
         "prompt": (element.text or element.mention)[:8000],
-        "alt": _alt(element, element.title or draft.first("title")),
+        "alt": _alt(element, (element.title or draft.first("title")).rstrip(",;: ")),
+        "caption": _caption(element)[:600],
         "context": {"section": section_id, "role": "", "page_style": page_style[:400]},
     }
     if element.modality == "chart":

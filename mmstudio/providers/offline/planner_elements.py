@@ -59,7 +59,8 @@ _GENERIC = re.compile(r"^\W*(?:each|every|all|both)\b", re.I)
 @dataclass
 class ElementDraft:
     """An element under construction: ``modality`` image|video|chart, the units describing it,
-    where its mention starts (prose offset), the mentioned words, and collected copy."""
+    where its mention starts (prose offset), the mentioned words, and collected copy: ``quotes``
+    for its alt text, ``captions`` for its visible caption."""
 
     modality: str
     units: list[pt.Unit]
@@ -67,6 +68,7 @@ class ElementDraft:
     mention: str
     title: str = ""
     quotes: list[str] = field(default_factory=list)
+    captions: list[str] = field(default_factory=list)
     data: DataTable | None = None
 
     @property
@@ -177,8 +179,9 @@ def element_at(elements: list[ElementDraft], unit: pt.Unit, at: int) -> ElementD
 
 def claims(element: ElementDraft, slot: str, explicit: bool, quote: pt.Quote) -> bool:
     """Give the quote to ``element`` when it names it (a chart's title) or describes what it
-    shows (sign text in an illustration, a chart's series); buttons and nav stay in the section.
-    Returns True when the element took it."""
+    shows: text inside a picture goes to its alt (``quotes``); a caption, and a chart's series
+    and axis labels, to its visible caption (``captions``). Buttons and nav stay in the
+    section. Returns True when the element took it."""
     if element.modality == "chart" and slot == "title" and not element.title:
         element.title = quote.text
         return True
@@ -188,7 +191,9 @@ def claims(element: ElementDraft, slot: str, explicit: bool, quote: pt.Quote) ->
         return False
     if element.modality == "image" and slot != "caption" and len(quote.text) > 40:
         return False  # long copy next to a picture is the section's text, not text in the picture
-    if sum(len(q) + 4 for q in element.quotes) + len(quote.text) > 220:
+    visible = slot == "caption" or element.modality == "chart"
+    target = element.captions if visible else element.quotes
+    if sum(len(q) + 2 for q in target) + len(quote.text) > (500 if visible else 220):
         return False
-    element.quotes.append(quote.text)
+    target.append(quote.text)
     return True

@@ -1,0 +1,52 @@
+"""The session service the app uses: generate, evaluate, export and restore run as jobs."""
+
+from __future__ import annotations
+
+import pytest
+
+from mmstudio.render import find_browser
+from mmstudio.resources import resource
+from mmstudio.studio.session import Session
+
+PROMPT = resource("demo", "prompt.txt").read_text(encoding="utf-8")
+
+
+async def test_generate_export_restore_as_jobs(tmp_path, monkeypatch):
+    monkeypatch.setattr("mmstudio.studio.create.try_evaluate_project", _no_evaluation)
+    session = Session()
+    job = session.generate(tmp_path / "p", PROMPT)
+    await session.jobs.wait(job.id)
+    assert job.state == "done", job.error
+    assert session.project is not None and session.project.manifest.head
+    exported = session.export(tmp_path / "out")
+    await session.jobs.wait(exported.id)
+    assert exported.state == "done" and (tmp_path / "out" / "index.html").is_file()
+    again = session.export(tmp_path / "out")
+    await session.jobs.wait(again.id)
+    assert again.state == "failed" and "--force" in again.error
+    head = session.project.manifest.head
+    restored = session.restore(head[:8])
+    await session.jobs.wait(restored.id)
+    assert restored.state == "done" and restored.result.id == head
+
+
+async def test_actions_need_an_open_project():
+    with pytest.raises(ValueError, match="no project is open"):
+        Session().evaluate()
+
+
+@pytest.mark.skipif(find_browser().executable is None, reason="no Chromium for Playwright")
+@pytest.mark.asyncio(loop_scope="session")
+async def test_evaluate_job_writes_the_report(tmp_path, monkeypatch, renderer):
+    monkeypatch.setattr("mmstudio.studio.create.try_evaluate_project", _no_evaluation)
+    session = Session()
+    await session.jobs.wait(session.generate(tmp_path / "p", PROMPT).id)
+    assert session.project.read_report() is None
+    job = session.evaluate()
+    await session.jobs.wait(job.id)
+    assert job.state == "done", job.error
+    assert session.project.read_report().scores.overall is not None
+
+
+async def _no_evaluation(project):
+    return None
