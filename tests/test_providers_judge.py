@@ -208,3 +208,30 @@ async def test_doctor_without_any_endpoint_configured_makes_no_request():
 
     rows = await endpoint_checks_async(Settings())
     assert len(rows) == 1 and rows[0]["ok"] and "not configured" in rows[0]["detail"]
+
+
+async def test_a_site_without_a_plan_is_judged_by_what_the_report_found(server, tmp_path):  # noqa: F811
+    server.chat_responder = verdict
+    site = tmp_path / "site"
+    (site / "media").mkdir(parents=True)
+    (site / "index.html").write_text("<!DOCTYPE html><html></html>")
+    (site / "media" / "clip.webm").write_bytes(tiny_mp4())
+    (tmp_path / "crops").mkdir()
+    (tmp_path / "shot.png").write_bytes(tiny_png())
+    (tmp_path / "crops" / "photo-1.png").write_bytes(tiny_png())
+    report = Report(
+        scores=Scores(image=1.0, video=1.0).with_overall(),
+        elements=[
+            ElementScore(id="photo-1", kind="image", path="media/photo.jpg", score=1.0),
+            ElementScore(id="clip", kind="video", path="media/clip.webm", score=1.0),
+        ],
+    )
+    report.render.screenshot = str(tmp_path / "shot.png")
+    review = await judge_site(report, None, site, fast_settings(server))
+    kinds = sorted(r.schema_name() for r in server.log("chat"))
+    assert kinds == ["AestheticsJudgement", "AssetJudgement", "VideoJudgement"]
+    image_request = next(r for r in server.log("chat") if r.schema_name() == "AssetJudgement")
+    assert "The page has no plan" in image_request.text()
+    assert review.notices == ["judge: no plan; layout and style left to the measured checks"]
+    assert review.report.scores.image == 0.6 and review.report.scores.video == 0.7
+    assert review.report.scores.layout is None

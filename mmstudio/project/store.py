@@ -17,6 +17,7 @@ project finishes or undoes a swap a crash interrupted, so ``site/`` is always a 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 import shutil
 import tempfile
@@ -49,6 +50,7 @@ class Manifest(BaseModel):
     prompt: str
     provider: str
     head: str | None = None
+    redo: list[str] = []  # version ids undone from the head, most recent last
     created_at: str
     updated_at: str
 
@@ -175,20 +177,60 @@ class Project:
         atomic.write_text(self.report_path, report.model_dump_json(indent=2) + "\n")
 
     # -- versions --------------------------------------------------------------------------
-    def commit(self, summary: str) -> Version:
-        """Record the current plan, report and site as a version and make it the head."""
+    def commit(
+        self,
+        summary: str,
+        *,
+        job: str | None = None,
+        element: str | None = None,
+        level: str | None = None,
+    ) -> Version:
+        """Record the current plan, report and site as a version and make it the head (tagged
+        with the job, element and level that made it); clears the redo stack."""
         files = snapshot(self.root, self.objects, [t for t in _TRACKED if (self.root / t).exists()])
         report = self.read_report()
         scores = report.scores.model_dump() if report else {}
-        version = new_version(files, self.manifest.head, summary, scores)
+        tags = {"job": job, "element": element, "level": level}
+        version = new_version(files, self.manifest.head, summary, scores, **tags)
         self.history.add(version)
         self.manifest.head = version.id
+        self.manifest.redo = []
+        self.save_manifest()
+        return version
+
+    def undo(self) -> Version:
+        """Move the head to its parent (the site, plan and report follow); raises ProjectError
+        when there is nothing to undo."""
+        head = self.manifest.head
+        parent = self.history.get(head).parent if head else None
+        if not parent:
+            raise ProjectError("nothing to undo: the current version is the first one")
+        version = self._checkout(parent)
+        self.manifest.redo = [*self.manifest.redo, head]
+        self.save_manifest()
+        return version
+
+    def redo(self) -> Version:
+        """Move the head forward to the version last undone; raises ProjectError when none."""
+        if not self.manifest.redo:
+            raise ProjectError("nothing to redo")
+        *rest, target = self.manifest.redo
+        version = self._checkout(target)
+        self.manifest.redo = rest
         self.save_manifest()
         return version
 
     def restore(self, version_id: str) -> Version:
         """Make version ``version_id`` (a unique prefix) current again, byte for byte; raises
-        ProjectError for an unknown id or a missing/corrupted blob (the project is unchanged)."""
+        ProjectError for an unknown id or a missing/corrupted blob (the project is unchanged).
+        A restore starts a new branch: the redo stack is cleared."""
+        version = self._checkout(version_id)
+        self.manifest.redo = []
+        self.save_manifest()
+        return version
+
+    def _checkout(self, version_id: str) -> Version:
+        """Put version ``version_id`` back and verify every restored file against its hash."""
         try:
             version = self.history.get(version_id)
             blobs = {path: self.objects.get(digest) for path, digest in version.files.items()}
@@ -198,6 +240,7 @@ class Project:
         for path, data in blobs.items():
             if path.startswith("site/"):
                 atomic.write_bytes(staging / path, data)
+        self._verify(staging, {p: d for p, d in version.files.items() if p.startswith("site/")})
         self.install_site(staging / "site")
         for name in ("plan.json", "report.json"):
             if name in blobs:
@@ -207,6 +250,15 @@ class Project:
         self.manifest.head = version.id
         self.save_manifest()
         return version
+
+    def _verify(self, staging: Path, files: dict[str, str]) -> None:
+        """Raise ProjectError (removing ``staging``) unless ``staging`` holds exactly ``files``."""
+        found = {p.relative_to(staging).as_posix(): p for p in staging.rglob("*") if p.is_file()}
+        bad = sorted(set(found) ^ set(files))
+        bad += [p for p, d in files.items() if p in found and _sha256(found[p]) != d]
+        if bad:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise ProjectError(f"restore did not reproduce {bad[0]}; the project is unchanged")
 
     def summary(self) -> dict:
         """A JSON-ready description: root, title, provider, head, site and report paths."""
@@ -218,6 +270,10 @@ class Project:
             "site": str(self.site_dir / "index.html"),
             "report": str(self.report_path) if self.report_path.exists() else None,
         }
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _first_line(exc: BaseException) -> str:

@@ -4,6 +4,10 @@ A version is the set of files that make up the design at one moment (``plan.json
 ``report.json`` and every file under ``site/``), each stored once under ``objects/<aa>/<sha256>``.
 Its id is the first 12 hex digits of the SHA-256 of its file map, so the same content always gets
 the same id and committing an unchanged design adds nothing.
+
+Invariants: the database runs in WAL mode (a writer killed mid-transaction leaves the last
+committed rows readable); a blob is written atomically before any row names it, so every row's
+files exist. ``attempts`` records refinements that were rejected or reverted (never a version).
 """
 
 from __future__ import annotations
@@ -30,7 +34,19 @@ CREATE TABLE IF NOT EXISTS versions (
     files TEXT NOT NULL,
     scores TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS attempts (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at REAL NOT NULL,
+    job TEXT,
+    element TEXT,
+    level TEXT,
+    codes TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    version TEXT
+);
 """
+_EXTRA_COLUMNS = ("job", "element", "level")  # added to ``versions`` by a later format
 
 
 class Version(BaseModel):
@@ -43,6 +59,23 @@ class Version(BaseModel):
     summary: str
     files: dict[str, str]
     scores: dict[str, float | None]
+    job: str | None = None
+    element: str | None = None
+    level: str | None = None
+
+
+class Attempt(BaseModel):
+    """A refinement that did not become a version (or did: ``outcome`` accepted, ``version``
+    set): ``codes`` are the issue codes it addressed, ``reason`` one line."""
+
+    created_at: float
+    job: str | None = None
+    element: str | None = None
+    level: str | None = None
+    codes: list[str]
+    outcome: str
+    reason: str
+    version: str | None = None
 
 
 class ObjectStore:
@@ -50,6 +83,7 @@ class ObjectStore:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._known: dict[tuple, str] = {}  # (path, size, mtime_ns, inode) → digest
 
     def path(self, digest: str) -> Path:
         return self.root / digest[:2] / digest
@@ -60,6 +94,17 @@ class ObjectStore:
         target = self.path(digest)
         if not target.exists():
             atomic.write_bytes(target, data)
+        return digest
+
+    def put_file(self, path: Path) -> str:
+        """Store the file at ``path``; a file unchanged since the last call (same size, mtime
+        and inode — atomic writes always make a new inode) is not read again."""
+        stat = path.stat()
+        key = (str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        digest = self._known.get(key)
+        if digest is None or not self.path(digest).exists():
+            digest = self.put(path.read_bytes())
+            self._known[key] = digest
         return digest
 
     def get(self, digest: str) -> bytes:
@@ -76,7 +121,12 @@ class History:
     def __init__(self, db_path: Path) -> None:
         self.db_path = db_path
         with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
+            present = {row[1] for row in db.execute("PRAGMA table_info(versions)")}
+            for column in _EXTRA_COLUMNS:
+                if column not in present:
+                    db.execute(f"ALTER TABLE versions ADD COLUMN {column} TEXT")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -87,8 +137,8 @@ class History:
         """Record ``version`` unless a version with the same id exists."""
         with self._connect() as db:
             db.execute(
-                "INSERT OR IGNORE INTO versions (id, parent, created_at, summary, files, scores)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO versions (id, parent, created_at, summary, files, scores,"
+                " job, element, level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     version.id,
                     version.parent,
@@ -96,14 +146,49 @@ class History:
                     version.summary,
                     json.dumps(version.files, sort_keys=True),
                     json.dumps(version.scores),
+                    version.job,
+                    version.element,
+                    version.level,
                 ),
             )
+
+    def add_attempt(self, attempt: Attempt) -> None:
+        """Record one refinement attempt (accepted, rejected or reverted)."""
+        with self._connect() as db:
+            db.execute(
+                "INSERT INTO attempts (created_at, job, element, level, codes, outcome, reason,"
+                " version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    attempt.created_at,
+                    attempt.job,
+                    attempt.element,
+                    attempt.level,
+                    json.dumps(attempt.codes),
+                    attempt.outcome,
+                    attempt.reason,
+                    attempt.version,
+                ),
+            )
+
+    def attempts(self) -> list[Attempt]:
+        """Every recorded attempt, oldest first."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT created_at, job, element, level, codes, outcome, reason, version"
+                " FROM attempts ORDER BY seq"
+            ).fetchall()
+        keys = ("created_at", "job", "element", "level", "codes", "outcome", "reason", "version")
+        return [
+            Attempt.model_validate({**dict(zip(keys, row, strict=True)), "codes": json.loads(row[4])})
+            for row in rows
+        ]
 
     def list(self) -> list[Version]:
         """All versions, oldest first."""
         with self._connect() as db:
             rows = db.execute(
-                "SELECT id, parent, created_at, summary, files, scores FROM versions ORDER BY seq"
+                "SELECT id, parent, created_at, summary, files, scores, job, element, level"
+                " FROM versions ORDER BY seq"
             ).fetchall()
         return [_row_version(row) for row in rows]
 
@@ -117,7 +202,7 @@ class History:
 
 
 def _row_version(row: tuple) -> Version:
-    vid, parent, created_at, summary, files, scores = row
+    vid, parent, created_at, summary, files, scores, job, element, level = row
     return Version(
         id=vid,
         parent=parent,
@@ -125,6 +210,9 @@ def _row_version(row: tuple) -> Version:
         summary=summary,
         files=json.loads(files),
         scores=json.loads(scores),
+        job=job,
+        element=element,
+        level=level,
     )
 
 
@@ -137,12 +225,15 @@ def snapshot(root: Path, store: ObjectStore, tracked: list[str]) -> dict[str, st
         paths = sorted(p for p in top.rglob("*") if p.is_file()) if top.is_dir() else [top]
         for path in paths:
             if path.is_file():
-                files[path.relative_to(root).as_posix()] = store.put(path.read_bytes())
+                files[path.relative_to(root).as_posix()] = store.put_file(path)
     return files
 
 
-def new_version(files: dict[str, str], parent: str | None, summary: str, scores: dict) -> Version:
-    """A version of ``files`` whose id is derived from their content."""
+def new_version(
+    files: dict[str, str], parent: str | None, summary: str, scores: dict, **tags: str | None
+) -> Version:
+    """A version of ``files`` whose id is derived from their content; ``tags`` are the optional
+    job, element and level that made it."""
     digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:12]
     return Version(
         id=digest,
@@ -151,4 +242,5 @@ def new_version(files: dict[str, str], parent: str | None, summary: str, scores:
         summary=summary,
         files=files,
         scores=scores,
+        **tags,
     )

@@ -8,6 +8,8 @@ Every issue comes back as a :class:`mmstudio.report.Issue` with ``source="judge"
 :mod:`.merge` folds them into a measured report.
 
 Degrading: without ``vision``, layout and style are judged from the HTML and the rest is skipped;
+without a plan (a site opened from disk), layout and style are left to the measured checks and
+elements are judged by what they are (:class:`Brief` with only id and kind);
 a judge call that fails leaves that dimension to the measured checks, with a notice — the
 evaluation never fails because the judge did.
 
@@ -21,93 +23,32 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from mmstudio.plan import ChartPlan, DesignPlan, ElementPlan, ImagePlan, VideoPlan
+from mmstudio.plan import ChartPlan, DesignPlan, ElementPlan, VideoPlan
 from mmstudio.providers.errors import ProviderError
+from mmstudio.providers.llm.verdicts import (
+    LAYOUT_WEIGHTS,
+    SEVERITY_OF_WEIGHT,
+    STYLE_WEIGHTS,
+    AestheticsJudgement,
+    AssetIssue,
+    AssetJudgement,
+    LayoutJudgement,
+    StyleJudgement,
+    VideoJudgement,
+    issue_score,
+    penalty_score,
+)
 from mmstudio.providers.prompting import render_prompt
 from mmstudio.providers.protocols import ChatModel, Message
 from mmstudio.providers.settings import Settings
 from mmstudio.providers.structured import schema_text, structured_chat
-from mmstudio.report import Dimension, Issue, Level, Severity
+from mmstudio.report import Dimension, Issue, Level
 
 log = logging.getLogger(__name__)
 
 _HTML_LIMIT = 30_000  # characters of page source sent to a text-only judge
-
-
-class _Reply(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class LayoutPenalty(_Reply):
-    kind: Literal[
-        "critical-missing", "minor-missing", "misplaced", "structural-mismatch", "visual-detail"
-    ]
-    element: str | None = None
-    message: str = Field(min_length=1, max_length=600)
-
-
-class LayoutJudgement(_Reply):
-    penalties: list[LayoutPenalty] = Field(default_factory=list, max_length=40)
-
-
-class StylePenalty(_Reply):
-    kind: Literal["page-mismatch", "section-mismatch", "minor"]
-    section: str | None = None
-    message: str = Field(min_length=1, max_length=600)
-
-
-class StyleJudgement(_Reply):
-    penalties: list[StylePenalty] = Field(default_factory=list, max_length=40)
-
-
-Grade = Literal[0.2, 0.4, 0.6, 0.8, 1.0]
-
-
-class AestheticsJudgement(_Reply):
-    balance_spacing: Grade
-    typography: Grade
-    colour: Grade
-    clarity_polish: Grade
-    overall: Grade
-    notes: list[str] = Field(default_factory=list, max_length=5)
-
-
-class AssetIssue(_Reply):
-    side: Literal["asset", "page"]
-    severity: Severity = "major"
-    message: str = Field(min_length=1, max_length=600)
-
-
-class AssetJudgement(_Reply):
-    issues: list[AssetIssue] = Field(default_factory=list, max_length=20)
-
-
-class VideoJudgement(_Reply):
-    score: float = Field(ge=0, le=1)
-    issues: list[AssetIssue] = Field(default_factory=list, max_length=20)
-
-
-# MM-WebAgent §3.4 penalty weights (DESIGN.md); "misplaced" is 0.1–0.2 in the paper.
-LAYOUT_WEIGHTS = {
-    "critical-missing": 0.5, "minor-missing": 0.3, "misplaced": 0.15,
-    "structural-mismatch": 1.0, "visual-detail": 0.1,
-}  # fmt: skip
-STYLE_WEIGHTS = {"page-mismatch": 0.5, "section-mismatch": 0.2, "minor": 0.1}
-_SEVERITY = {1.0: "critical", 0.5: "critical", 0.3: "major", 0.2: "major", 0.15: "major"}
-
-
-def penalty_score(weights: list[float]) -> float:
-    """``max(0, 1 − 0.5·Σp)`` (MM-WebAgent layout / style score)."""
-    return round(max(0.0, 1.0 - 0.5 * sum(weights)), 4)
-
-
-def issue_score(count: int) -> float:
-    """``max(0, 1 − 0.2·n)`` for ``n`` distinct issues (MM-WebAgent image / chart score)."""
-    return round(max(0.0, 1.0 - 0.2 * count), 4)
 
 
 @dataclass
@@ -146,6 +87,54 @@ class PageEvidence:
     video_frames: dict[str, list[bytes]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Brief:
+    """What the judge is told about one element: its plan's wording (``planned``), or — on a page
+    without a plan — only its ``id`` and ``kind``. Sizes in px, ``seconds`` in s."""
+
+    id: str
+    kind: str
+    planned: bool = False
+    prompt: str = ""
+    role: str = ""
+    section: str = ""
+    page_style: str = ""
+    attributes: dict[str, Any] = field(default_factory=dict)
+    width: int = 0
+    height: int = 0
+    title: str = ""
+    columns: list[str] = field(default_factory=list)
+    rows: list[list[Any]] = field(default_factory=list)
+    seconds: int = 0
+
+    @classmethod
+    def of(cls, element: ElementPlan) -> Brief:
+        """The brief of a planned element."""
+        extra: dict[str, Any] = {}
+        if isinstance(element, ChartPlan):
+            data = element.source_data
+            extra = {"title": element.title, "columns": data.columns, "rows": data.rows[:6]}
+        elif isinstance(element, VideoPlan):
+            extra = {"seconds": element.seconds}
+        context = element.context
+        return cls(
+            element.id, element.kind, True, element.prompt, context.role, context.section,
+            context.page_style, element.attributes.model_dump(), element.display_width_px,
+            element.display_height_px, **extra,
+        )  # fmt: skip
+
+
+def briefs(plan: DesignPlan | None, discovered: dict[str, str] | None = None) -> list[Brief]:
+    """A brief per planned element, then one per ``discovered`` {id: kind} element (found on the
+    page by the measured checks) that the plan lacks."""
+    found = [Brief.of(e) for e in plan.elements()] if plan else []
+    known = {b.id for b in found}
+    for element_id, kind in (discovered or {}).items():
+        if element_id not in known and kind in ("image", "video", "chart"):
+            found.append(Brief(element_id, kind))
+    return found
+
+
 class Judge:
     """The evaluator agent over a :class:`~mmstudio.providers.protocols.ChatModel`."""
 
@@ -158,39 +147,48 @@ class Judge:
     def vision(self) -> bool:
         return self.settings.capabilities.vision
 
-    async def judge(self, plan: DesignPlan, evidence: PageEvidence) -> Judgement:
-        """Judge the page and every element there is evidence for (see module docstring)."""
+    async def judge(
+        self,
+        plan: DesignPlan | None,
+        evidence: PageEvidence,
+        discovered: dict[str, str] | None = None,
+    ) -> Judgement:
+        """Judge the page and every element there is evidence for (see module docstring);
+        ``discovered`` {id: kind} adds elements the measured checks found beyond the plan."""
         result = Judgement()
         if not self.vision:
             result.notices.append(
                 "judge: the endpoint lacks vision; layout and style judged from the HTML, "
                 "aesthetics, images, videos and charts by the measured checks only"
             )
+        if plan is None:
+            result.notices.append("judge: no plan; layout and style left to the measured checks")
         async with asyncio.TaskGroup() as group:
-            for name, job in self._jobs(plan, evidence, result):
+            for name, job in self._jobs(plan, evidence, briefs(plan, discovered), result):
                 group.create_task(self._guarded(name, job, result))
         return result
 
-    def _jobs(self, plan: DesignPlan, evidence: PageEvidence, result: Judgement):
-        yield "layout", lambda: self._layout(plan, evidence, result)
-        yield "style", lambda: self._style(plan, evidence, result)
+    def _jobs(self, plan, evidence: PageEvidence, elements: list[Brief], result: Judgement):
+        if plan is not None:
+            yield "layout", lambda: self._layout(plan, evidence, result)
+            yield "style", lambda: self._style(plan, evidence, result)
         if not self.vision:
             return
         if evidence.screenshot:
             yield "aesthetics", lambda: self._aesthetics(plan, evidence.screenshot, result)
-        for element in plan.elements():
-            job = self._element_job(element, evidence, result)
+        for brief in elements:
+            job = self._element_job(brief, evidence, result)
             if job is not None:
-                yield element.id, job
+                yield brief.id, job
 
     def _element_job(
-        self, element: ElementPlan, evidence: PageEvidence, result: Judgement
+        self, brief: Brief, evidence: PageEvidence, result: Judgement
     ) -> Callable[[], Awaitable[None]] | None:
-        if isinstance(element, VideoPlan):
-            frames = evidence.video_frames.get(element.id)
-            return (lambda: self._video(element, frames, result)) if frames else None
-        crop = evidence.crops.get(element.id)
-        return (lambda: self._asset(element, crop, result)) if crop else None
+        if brief.kind == "video":
+            frames = evidence.video_frames.get(brief.id)
+            return (lambda: self._video(brief, frames, result)) if frames else None
+        crop = evidence.crops.get(brief.id)
+        return (lambda: self._asset(brief, crop, result)) if crop else None
 
     async def _guarded(
         self, name: str, job: Callable[[], Awaitable[None]], result: Judgement
@@ -229,7 +227,7 @@ class Judge:
         result.scores["layout"] = penalty_score(weights)
         for penalty, weight in zip(reply.penalties, weights, strict=True):
             result.add_issue(
-                "layout", "global", _SEVERITY.get(weight, "minor"), penalty.message,
+                "layout", "global", SEVERITY_OF_WEIGHT.get(weight, "minor"), penalty.message,
                 _known(plan, penalty.element), f"judge-layout-{penalty.kind}",
             )  # fmt: skip
 
@@ -245,14 +243,17 @@ class Judge:
         result.scores["style"] = penalty_score(weights)
         for penalty, weight in zip(reply.penalties, weights, strict=True):
             result.add_issue(
-                "style", "global", _SEVERITY.get(weight, "minor"), penalty.message,
+                "style", "global", SEVERITY_OF_WEIGHT.get(weight, "minor"), penalty.message,
                 None, f"judge-style-{penalty.kind}",
             )  # fmt: skip
 
-    async def _aesthetics(self, plan: DesignPlan, screenshot: bytes, result: Judgement) -> None:
+    async def _aesthetics(
+        self, plan: DesignPlan | None, screenshot: bytes, result: Judgement
+    ) -> None:
         reply: AestheticsJudgement = await self._ask(
             "judge_aesthetics.md.j2", AestheticsJudgement, "judge-aesthetics", (screenshot,),
-            title=plan.title, page_kind=plan.page_kind, mood=plan.layout.mood,
+            title=plan.title if plan else "", page_kind=plan.page_kind if plan else "",
+            mood=plan.layout.mood if plan else [],
         )  # fmt: skip
         grades = [reply.balance_spacing, reply.typography, reply.colour, reply.clarity_polish,
                   reply.overall]  # fmt: skip
@@ -261,24 +262,23 @@ class Judge:
             severity = "major" if min(grades) <= 0.4 else "minor"
             result.add_issue("aesthetics", "global", severity, note)
 
-    async def _asset(self, element: ImagePlan | ChartPlan, crop: bytes, result: Judgement) -> None:
-        template = "judge_image.md.j2" if element.kind == "image" else "judge_chart.md.j2"
+    async def _asset(self, brief: Brief, crop: bytes, result: Judgement) -> None:
+        template = "judge_image.md.j2" if brief.kind == "image" else "judge_chart.md.j2"
         reply: AssetJudgement = await self._ask(
-            template, AssetJudgement, f"judge-{element.kind}", (crop,), element.id,
-            element=element, asset_only=False,
-        )  # fmt: skip
-        result.element_scores[element.id] = issue_score(len(reply.issues))
-        result.element_kinds[element.id] = element.kind
-        self._asset_issues(element.kind, element.id, reply.issues, result)
+            template, AssetJudgement, f"judge-{brief.kind}", (crop,), brief.id, e=brief
+        )
+        result.element_scores[brief.id] = issue_score(len(reply.issues))
+        result.element_kinds[brief.id] = brief.kind
+        self._asset_issues(brief.kind, brief.id, reply.issues, result)
 
-    async def _video(self, element: VideoPlan, frames: list[bytes], result: Judgement) -> None:
+    async def _video(self, brief: Brief, frames: list[bytes], result: Judgement) -> None:
         reply: VideoJudgement = await self._ask(
-            "judge_video.md.j2", VideoJudgement, "judge-video", tuple(frames), element.id,
-            element=element, count=len(frames),
+            "judge_video.md.j2", VideoJudgement, "judge-video", tuple(frames), brief.id,
+            e=brief, count=len(frames),
         )  # fmt: skip
-        result.element_scores[element.id] = round(reply.score, 4)
-        result.element_kinds[element.id] = "video"
-        self._asset_issues("video", element.id, reply.issues, result)
+        result.element_scores[brief.id] = round(reply.score, 4)
+        result.element_kinds[brief.id] = "video"
+        self._asset_issues("video", brief.id, reply.issues, result)
 
     @staticmethod
     def _asset_issues(kind, element_id: str, issues: list[AssetIssue], result: Judgement) -> None:

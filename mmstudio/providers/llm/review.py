@@ -16,7 +16,7 @@ from pathlib import Path
 
 from mmstudio.plan import DesignPlan
 from mmstudio.providers import transcode
-from mmstudio.providers.llm.judge import Judge, PageEvidence
+from mmstudio.providers.llm.judge import Judge, PageEvidence, briefs
 from mmstudio.providers.llm.merge import merge_judgement
 from mmstudio.providers.openai_compat import OpenAIProvider
 from mmstudio.providers.protocols import ChatModel
@@ -43,45 +43,55 @@ def _read(path: Path | str | None) -> bytes | None:
     return path.read_bytes() if path.is_file() else None
 
 
-def _frames(plan: DesignPlan, site_dir: Path, count: int) -> dict[str, list[bytes]]:
+def _frames(videos: dict[str, Path], count: int) -> dict[str, list[bytes]]:
     frames: dict[str, list[bytes]] = {}
-    for video in plan.videos:
-        source = site_dir / video.save_path
+    for element_id, source in videos.items():
         if not source.is_file():
             continue
         try:
-            frames[video.id] = transcode.sample_frames(source, count)
+            frames[element_id] = transcode.sample_frames(source, count)
         except RuntimeError as exc:  # an unreadable video is the measured checks' finding
-            log.warning("judge: no frames from %s: %s", video.save_path, exc)
+            log.warning("judge: no frames from %s: %s", source.name, exc)
     return frames
 
 
-def render_crops(plan: DesignPlan, folder: Path) -> dict[str, str]:
-    """{element id: crop path} for the planned elements whose crop exists in ``folder``."""
-    paths = {e.id: folder / f"{e.id}.png" for e in plan.elements()}
+def _video_files(plan: DesignPlan | None, report: Report, site_dir: Path) -> dict[str, Path]:
+    """{id: file} of every video: planned ``save_path``s, then videos the report discovered."""
+    files = {v.id: site_dir / v.save_path for v in plan.videos} if plan else {}
+    for element in report.elements:
+        if element.kind == "video" and element.id not in files and element.path:
+            local = element.path.split("?")[0].split("#")[0]
+            if "://" not in local:
+                files[element.id] = site_dir / local
+    return files
+
+
+def render_crops(element_ids: list[str], folder: Path) -> dict[str, str]:
+    """{element id: crop path} for the elements whose ``<id>.png`` crop exists in ``folder``."""
+    paths = {key: folder / f"{key}.png" for key in element_ids}
     return {key: str(path) for key, path in paths.items() if path.is_file()}
 
 
 async def gather_evidence(
-    plan: DesignPlan,
     site_dir: Path,
     *,
     screenshot: Path | str | None = None,
     crops: dict[str, str] | None = None,
+    videos: dict[str, Path] | None = None,
     frames_per_video: int = 4,
 ) -> PageEvidence:
     """The judge's evidence from files: ``site_dir/index.html``, the ``screenshot`` PNG, the
     ``crops`` {element id: PNG path} of :func:`mmstudio.render.crops.save_crops`, and
-    ``frames_per_video`` frames of each video."""
+    ``frames_per_video`` frames of each of the ``videos`` {element id: file}."""
     html = (site_dir / "index.html").read_text(encoding="utf-8", errors="replace")
     crop_bytes = {key: data for key, path in (crops or {}).items() if (data := _read(path))}
-    frames = await asyncio.to_thread(_frames, plan, site_dir, frames_per_video)
+    frames = await asyncio.to_thread(_frames, videos or {}, frames_per_video)
     return PageEvidence(html, _read(screenshot), crop_bytes, frames)
 
 
 async def judge_site(
     report: Report,
-    plan: DesignPlan,
+    plan: DesignPlan | None,
     site_dir: Path,
     settings: Settings,
     *,
@@ -89,17 +99,25 @@ async def judge_site(
     crops: dict[str, str] | None = None,
     chat: ChatModel | None = None,
 ) -> Review:
-    """Judge the site and merge with the measured ``report``. ``screenshot`` defaults to
+    """Judge the site and merge with the measured ``report``. ``plan`` may be None (a site
+    without one: elements come from the report). ``screenshot`` defaults to
     ``report.render.screenshot`` and ``crops`` to the renderer's ``crops/<id>.png`` beside it.
     Never raises for a judge failure: see the notices."""
+    site_dir = Path(site_dir)
+    discovered = {e.id: e.kind for e in report.elements}
     screenshot = screenshot or report.render.screenshot
     if crops is None and screenshot:
-        crops = render_crops(plan, Path(screenshot).parent / "crops")
-    evidence = await gather_evidence(plan, Path(site_dir), screenshot=screenshot, crops=crops)
+        ids = [b.id for b in briefs(plan, discovered)]
+        crops = render_crops(ids, Path(screenshot).parent / "crops")
+    evidence = await gather_evidence(
+        site_dir, screenshot=screenshot, crops=crops,
+        videos=_video_files(plan, report, site_dir),
+    )  # fmt: skip
     provider = OpenAIProvider(settings) if chat is None else None
     started = time.perf_counter()
     try:
-        judgement = await Judge(settings, chat or provider).judge(plan, evidence)  # type: ignore[arg-type]
+        judge = Judge(settings, chat or provider)  # type: ignore[arg-type]
+        judgement = await judge.judge(plan, evidence, discovered)
     finally:
         if provider is not None:
             await provider.aclose()

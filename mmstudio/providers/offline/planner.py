@@ -142,7 +142,12 @@ def place_quotes(
             draft, slot, explicit = body, "tag", True
         previous = (quote.end, (slot, explicit))
         candidates.append((quote, draft, slot, explicit, unit))
+    shown: dict[int, str] = {}  # per section, the quotes placed so far (normalised, joined)
     for quote, draft, slot, explicit, unit in _best_occurrences(candidates, placed):
+        key = _key(quote.text)
+        if key in shown.get(id(draft), ""):
+            continue  # “Creative” inside the headline “Level Up Your Creative Superpowers.”
+        shown[id(draft)] = shown.get(id(draft), "") + "\n" + key
         _put(draft, slot, explicit, quote, unit, prose)
 
 
@@ -150,14 +155,23 @@ def _best_occurrences(candidates: list, placed: set[str]) -> list:
     """One occurrence per distinct quote, in prose order: the first one, unless a later one
     names it explicitly as a title ("a card titled “Today’s Tasks”")."""
     best: dict[str, int] = {}
-    for index, (quote, _, slot, explicit, _) in enumerate(candidates):
+    for index, (quote, _, slot, explicit, unit) in enumerate(candidates):
         key = _key(quote.text)
         if key in placed:
             continue
         chosen = candidates[best[key]] if key in best else None
-        if chosen is None or (slot == "title" and explicit and chosen[2] != "title"):
+        titled = slot == "title" and explicit and _TITLED.search(quote_prefix(quote, unit))
+        if chosen is None or (titled and chosen[2] != "title"):
             best[key] = index
     return [candidates[i] for i in sorted(best.values())]
+
+
+_TITLED = re.compile(r"\b(?:titled|headed|called|labell?ed)\s*:?\s*[“\"]?$", re.I)
+
+
+def quote_prefix(quote: pt.Quote, unit: pt.Unit) -> str:
+    """Up to 40 characters of the quote's sentence before its opening quote mark (and it)."""
+    return unit.text[max(0, quote.start - unit.start - 40) : quote.start - unit.start + 1]
 
 
 def _key(text: str) -> str:
@@ -192,7 +206,7 @@ def _slot(prefix: str, kind: str, text: str) -> tuple[str, bool]:
 def _by_kind(kind: str, text: str) -> str:
     words = len(text.split())
     if kind in ("header", "footer", "sidebar") and words <= 4:
-        return "nav"
+        return "tag" if text.rstrip()[-1:] in ".!?" else "nav"
     defaults = {
         "stats": "kpi",
         "pricing": "item",

@@ -134,9 +134,11 @@ def _opens_midway(unit: pt.Unit, current: Draft, dense: bool) -> str | None:
     in one paragraph) also split on column/panel cues, on a kind named early in the sentence
     and on a titled card or panel."""
     kind = unit_kind(unit.text)
+    blank = _blank_quotes(unit.text)
+    if dense and _TITLED_BLOCK.search(blank) and kind != current.kind:
+        return kind or "content"  # "a panel titled …" (another chart panel stays in charts)
     if kind == current.kind or _SAME_BLOCK.search(unit.text[:80]):
         return None
-    blank = _blank_quotes(unit.text)
     if dense and (_early_kind(blank) not in (None, current.kind) or _TITLED_BLOCK.search(blank)):
         return kind or "content"
     vertical = _cue(unit.text, _VERTICAL)
