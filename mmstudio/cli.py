@@ -20,7 +20,9 @@ from mmstudio import __version__
 from mmstudio.project import Project, ProjectError
 from mmstudio.project.export import ExportError, export_site, hygiene_problems
 from mmstudio.providers.base import DesignerError
+from mmstudio.providers.doctor import endpoint_checks
 from mmstudio.providers.registry import PROVIDERS
+from mmstudio.providers.settings import add_provider_arguments, settings_from_args
 
 log = logging.getLogger("mmstudio")
 
@@ -84,6 +86,8 @@ def cmd_new(args: argparse.Namespace) -> int:
             concurrency=args.concurrency,
             progress=progress,
             evaluate=not args.no_evaluate,
+            rounds=args.rounds,
+            settings=settings_from_args(args) if args.provider == "openai" else None,
         )
     )
     summary = result.summary()
@@ -95,14 +99,60 @@ def cmd_new(args: argparse.Namespace) -> int:
         f"  report: {summary['report'] or '(not evaluated)'}\n"
         f"  version: {summary['head']}"
     )
+    for notice in summary.get("notices") or []:
+        print(f"notice: {notice}", file=sys.stderr)
+    if summary.get("usage"):
+        total = summary["usage"]["total"]
+        text += "\n  usage: " + ", ".join(f"{k} {v}" for k, v in total.items() if v)
+    if summary.get("reflection"):
+        r = summary["reflection"]
+        text += (
+            f"\n  reflection: overall {r['before']} → {r['after']}, measured issues "
+            f"{r['issues_before']} → {r['issues_after']} in {r['rounds']} round(s) ({r['stopped']})"
+        )
     _emit(args, summary, text)
+    return 0
+
+
+def cmd_refine(args: argparse.Namespace) -> int:
+    from mmstudio.studio.refining import refine_project
+
+    outcomes = _run(
+        refine_project(Path(args.project), args.level, args.element, args.instruction or "")
+    )
+    project = Project.open(Path(args.project))
+    rows = [o.as_dict() for o in outcomes]
+    lines = [
+        f"{o['outcome']:>9}  {o['level']}/{o['element'] or 'page'}  {', '.join(o['codes'])}: "
+        f"{o['reason']}"
+        for o in rows
+    ]
+    text = "\n".join(lines) or f"nothing to refine at the {args.level} level"
+    _emit(args, {"outcomes": rows, "head": project.manifest.head}, text)
+    return 0
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    project = Project.open(Path(args.project))
+    version = project.undo()
+    _emit(args, {"head": version.id}, f"Undone: now at {version.id}: {version.summary}")
+    return 0
+
+
+def cmd_redo(args: argparse.Namespace) -> int:
+    project = Project.open(Path(args.project))
+    version = project.redo()
+    _emit(args, {"head": version.id}, f"Redone: now at {version.id}: {version.summary}")
     return 0
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from mmstudio.studio.evaluation import evaluate_path
 
-    report, project = _run(evaluate_path(Path(args.path), viewport_width=args.viewport))
+    judge = settings_from_args(args) if args.provider == "openai" else None
+    report, project = _run(
+        evaluate_path(Path(args.path), viewport_width=args.viewport, judge_settings=judge)
+    )
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
@@ -150,6 +200,9 @@ def cmd_history(args: argparse.Namespace) -> int:
             "parent": v.parent,
             "created_at": v.created_at,
             "summary": v.summary,
+            "job": v.job,
+            "element": v.element,
+            "level": v.level,
             "overall": v.scores.get("overall"),
             "head": v.id == project.manifest.head,
         }
@@ -174,7 +227,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 def cmd_doctor(args: argparse.Namespace) -> int:
     from mmstudio.studio.doctor import run_checks
 
-    checks = run_checks()
+    checks = run_checks() + endpoint_checks(settings_from_args(args))
     failed = [c for c in checks if not c["ok"]]
     lines = [f"{'ok ' if c['ok'] else 'BAD'} {c['name']}: {c['detail']}" for c in checks]
     _emit(args, {"checks": checks, "ok": not failed}, "\n".join(lines))
@@ -229,11 +282,36 @@ def _new_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--provider", choices=PROVIDERS, default="offline", help="designer to use")
     p.add_argument("--concurrency", type=int, default=2, help="assets made at once (default 2)")
     p.add_argument("--no-evaluate", action="store_true", help="skip rendering and scoring")
+    add_provider_arguments(p)
+    p.add_argument(
+        "--rounds", type=_rounds, default=3, help="reflection rounds after generation (3; 0: none)"
+    )
+
+
+def _rounds(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError("rounds must be between 0 and 10")
+    return value
+
+
+def _refine_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("project", help="project folder")
+    p.add_argument("--element", help="element id (default: every element with issues)")
+    p.add_argument("--level", required=True, choices=("local", "context", "global"))
+    p.add_argument("--instruction", help="what to change, in words (recorded with the attempt)")
 
 
 def _evaluate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", help="a project folder, a site folder or an HTML file")
     p.add_argument("--viewport", type=int, default=1280, help="viewport width in px (1280)")
+    p.add_argument(
+        "--provider",
+        choices=PROVIDERS,
+        default="offline",
+        help="offline: measured checks only; openai: add the model judge's issues",
+    )
+    add_provider_arguments(p)
 
 
 def _export_args(p: argparse.ArgumentParser) -> None:
@@ -278,9 +356,17 @@ _COMMANDS: list[tuple[str, Callable[[argparse.Namespace], int], str, Callable]] 
     ("export", cmd_export, "write the project's site as a self-contained folder", _export_args),
     ("history", cmd_history, "list the project's versions", _project_arg),
     ("restore", cmd_restore, "make an earlier version current", _restore_args),
+    ("refine", cmd_refine, "refine elements or the page at one level", _refine_args),
+    ("undo", cmd_undo, "move the project back to the previous version", _project_arg),
+    ("redo", cmd_redo, "redo the version last undone", _project_arg),
     ("bench", cmd_bench, "run the generator over a JSONL file of prompts", _bench_args),
     ("gui", cmd_gui, "open the desktop app (optionally on a project)", _gui_args),
-    ("doctor", cmd_doctor, "check the installation (browser, ffmpeg, vendored files)", _no_args),
+    (
+        "doctor",
+        cmd_doctor,
+        "check the installation (browser, ffmpeg, vendored files, model endpoint)",
+        add_provider_arguments,
+    ),
 ]
 
 

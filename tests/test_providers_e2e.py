@@ -260,11 +260,6 @@ def test_the_cli_makes_a_project_through_the_provider(tmp_path, server, monkeypa
     assert (tmp_path / "cli" / "site" / "assets" / "pour-loop.mp4").is_file()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="build_site's TaskGroup wraps the DesignerError in an ExceptionGroup, which the CLI "
-    "prints as a traceback; passes once pipeline/generate.py re-raises the first error",
-)
 def test_the_cli_stops_with_one_line_on_a_provider_error(tmp_path, server, monkeypatch, capsys):  # noqa: F811
     from mmstudio.cli import main
 

@@ -90,10 +90,13 @@ async def build_site(
         build.timings["layout"] = round(time.perf_counter() - t0, 3)
         finished("layout index.html")
 
-    async with asyncio.TaskGroup() as group:
-        group.create_task(page())
-        for element in elements:
-            group.create_task(one_asset(element))
+    try:
+        async with asyncio.TaskGroup() as group:
+            group.create_task(page())
+            for element in elements:
+                group.create_task(one_asset(element))
+    except BaseExceptionGroup as group:
+        raise _first_error(group) from None
     if plan.charts:
         build.files.append(_vendor(site_dir, "echarts.min.js"))
     build.timings["assets_total"] = round(time.perf_counter() - started, 3)
@@ -118,6 +121,14 @@ async def _make_asset(
     atomic.write_text(site_dir / element.option_path, json.dumps(option, indent=2) + "\n")
     atomic.write_text(site_dir / element.save_path, charts.chart_page(option, element))
     return [element.option_path, element.save_path]
+
+
+def _first_error(group: BaseExceptionGroup) -> BaseException:
+    """The first real error inside (nested) exception groups: the one the user should read."""
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
 
 
 def _vendor(site_dir: Path, name: str) -> str:

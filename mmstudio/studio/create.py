@@ -17,7 +17,9 @@ from mmstudio.pipeline.generate import ProgressCallback, build_site, no_progress
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
 from mmstudio.project.store import check_new_root
+from mmstudio.providers.base import Designer
 from mmstudio.providers.registry import get_designer
+from mmstudio.providers.settings import Settings
 from mmstudio.studio.evaluation import try_evaluate_project
 
 log = logging.getLogger(__name__)
@@ -32,10 +34,16 @@ class NewProject:
     project: Project
     plan: DesignPlan
     timings: dict[str, float] = field(default_factory=dict)
+    reflection: dict | None = None
+    usage: dict | None = None
+    notices: list[str] = field(default_factory=list)
 
     def summary(self) -> dict:
         return {
             **self.project.summary(),
+            "usage": self.usage,
+            "notices": self.notices,
+            "reflection": self.reflection,
             "sections": len(self.plan.sections),
             "images": len(self.plan.images),
             "videos": len(self.plan.videos),
@@ -62,15 +70,41 @@ async def new_project(
     concurrency: int = 2,
     progress: ProgressCallback = no_progress,
     evaluate: bool = True,
+    rounds: int = 3,
+    settings: Settings | None = None,
 ) -> NewProject:
     """Generate a new project at ``root`` from ``prompt``.
 
     Raises ValueError (bad prompt or provider), ProjectError (``root`` taken) and designer
-    errors; in every failure case nothing is left at ``root``. With ``evaluate`` the page is
-    rendered and scored (``report.json``) before the first version is committed."""
+    errors (provider errors among them); in every failure case nothing is left at ``root``.
+    ``settings`` configure a model provider (default: config file and environment). With
+    ``evaluate`` the page is rendered and scored (``report.json``) before the first version is
+    committed; then up to ``rounds`` rounds of reflection (MM-WebAgent §3.4) refine it,
+    keeping the best version."""
     prompt = check_prompt(prompt)
     root = check_new_root(root)
-    designer = get_designer(provider)
+    designer = get_designer(provider, settings)
+    try:
+        result = await _generate(root, prompt, designer, concurrency, progress, evaluate, rounds)
+    finally:
+        close = getattr(designer, "aclose", None)
+        if close is not None:
+            await close()
+    usage = getattr(designer, "usage", None)
+    result.usage = usage.summary() if usage is not None else None
+    result.notices = list(getattr(designer, "notices", []))
+    return result
+
+
+async def _generate(
+    root: Path,
+    prompt: str,
+    designer: Designer,
+    concurrency: int,
+    progress: ProgressCallback,
+    evaluate: bool,
+    rounds: int,
+) -> NewProject:
     started = time.perf_counter()
     progress("plan", 0, 1, "planning the page")
     plan, plan_seconds = await plan_page(prompt, designer)
@@ -94,6 +128,22 @@ async def new_project(
         timings["evaluate"] = round(time.perf_counter() - t0, 3)
         overall = report.scores.overall if report else None
         progress("evaluate", 1, 1, "not evaluated" if report is None else f"overall {overall}")
+    project.commit("Generated from the prompt", job="generate")
+    reflection = None
+    if evaluate and rounds > 0 and project.read_report() is not None:
+        reflection = await _reflect(project, rounds, progress, timings)
+        plan = project.read_plan()
     timings["total"] = round(time.perf_counter() - started, 3)
-    project.commit("Generated from the prompt")
-    return NewProject(project=project, plan=plan, timings=timings)
+    return NewProject(project=project, plan=plan, timings=timings, reflection=reflection)
+
+
+async def _reflect(project: Project, rounds: int, progress, timings: dict) -> dict:
+    """Run the reflection loop on the new project; returns its summary (JSON-ready)."""
+    from mmstudio.studio.refining import RefineService
+
+    progress("reflect", 0, 1, f"up to {rounds} rounds of reflection")
+    t0 = time.perf_counter()
+    result = await RefineService(project).reflect(rounds)
+    timings["reflect"] = round(time.perf_counter() - t0, 3)
+    progress("reflect", 1, 1, f"overall {result.before} → {result.after} ({result.stopped})")
+    return result.as_dict()

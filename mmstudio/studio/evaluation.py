@@ -7,34 +7,59 @@ from pathlib import Path
 
 from mmstudio.evaluate import evaluate, resolve_target
 from mmstudio.project import Project
+from mmstudio.providers.settings import Settings
 from mmstudio.render import find_browser, get_renderer
 from mmstudio.report import Report
 
 log = logging.getLogger(__name__)
 
 
-async def evaluate_path(path: Path, *, viewport_width: int = 1280) -> tuple[Report, Project | None]:
+async def evaluate_path(
+    path: Path, *, viewport_width: int = 1280, judge_settings: Settings | None = None
+) -> tuple[Report, Project | None]:
     """Evaluate a project folder (its report is written to ``report.json``; screenshots go to
     ``renders/``), a site folder or an HTML file (screenshots to a temp folder).
 
     Raises FileNotFoundError/ValueError for a target that cannot be resolved; a page that cannot
-    be rendered (no browser, timeout, crash) gives a report that says so, scored 0."""
+    be rendered (no browser, timeout, crash) gives a report that says so, scored 0. With
+    ``judge_settings`` the model judge's issues (source ``judge``) are merged in."""
     path = Path(path)
     if (path / "mmstudio.json").is_file():
         project = Project.open(path)
-        return await evaluate_project(project, viewport_width=viewport_width), project
-    resolve_target(path)
-    return await evaluate(path, viewport_width=viewport_width), None
+        report = await evaluate_project(
+            project, viewport_width=viewport_width, judge_settings=judge_settings
+        )
+        return report, project
+    site_dir, _, plan = resolve_target(path)
+    report = await evaluate(path, viewport_width=viewport_width)
+    if judge_settings is not None:
+        report = await _judge(report, plan, site_dir, judge_settings)
+    return report, None
 
 
-async def evaluate_project(project: Project, *, viewport_width: int = 1280) -> Report:
-    """Render and measure the project's site against its plan; writes ``report.json``."""
+async def _judge(report: Report, plan, site_dir: Path, settings: Settings) -> Report:
+    from mmstudio.providers.llm.review import judge_site
+
+    review = await judge_site(report, plan, site_dir, settings)
+    for notice in review.notices:
+        log.warning("judge: %s", notice)
+    return review.report
+
+
+async def evaluate_project(
+    project: Project, *, viewport_width: int = 1280, judge_settings: Settings | None = None
+) -> Report:
+    """Render and measure the project's site against its plan (plus the model judge with
+    ``judge_settings``); writes ``report.json``."""
+    plan = project.read_plan() if project.plan_path.exists() else None
     report = await evaluate(
         project.site_dir / "index.html",
         viewport_width=viewport_width,
         out_dir=project.renders_dir,
-        plan=project.read_plan() if project.plan_path.exists() else None,
+        plan=plan,
     )
+    if judge_settings is not None:
+        report = await _judge(report, plan, project.site_dir, judge_settings)
     project.write_report(report)
     return report
 

@@ -1,0 +1,26 @@
+"""Hierarchical reflection (MM-WebAgent §3.4): local (the asset), context (how the page embeds
+it) and global (the page) refiners, guardrails, the trial-and-install editor and the loop's
+routing.
+
+Public API: :func:`route` (report → refiner targets), :func:`propose` (target → Change),
+:class:`SiteEditor` (try, verify, install and commit a Change), :class:`Reflection`."""
+
+from .apply import Evaluator, SiteEditor, render_and_score
+from .loop import ROUNDS, Reflection, Target, better, measured_issues, propose, route
+from .model import Change, Outcome, RefineInput
+
+__all__ = [
+    "ROUNDS",
+    "Change",
+    "Evaluator",
+    "Outcome",
+    "Reflection",
+    "RefineInput",
+    "SiteEditor",
+    "Target",
+    "better",
+    "measured_issues",
+    "propose",
+    "render_and_score",
+    "route",
+]

@@ -1,0 +1,123 @@
+"""Routing issues to refiners, and the reflection loop's bookkeeping (MM-WebAgent §3.4).
+
+The loop (run by :mod:`mmstudio.studio.refining` on the job manager) is: evaluate → route →
+local ∥ context jobs per element → the global job after them → re-evaluate → stop when no issue
+reaches the severity threshold, when a round gains nothing, or after ``rounds`` rounds (paper: at
+most 3; most gain in the first 1–2) — keeping the best version seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mmstudio.report import Issue, Level, Report, Severity
+
+from . import context, local, page_rules
+from .model import SEVERITY_RANK, Change, RefineInput, Outcome
+
+ROUNDS = 3
+CODES_BY_LEVEL: dict[str, tuple[str, ...]] = {
+    "local": local.CODES,
+    "context": context.CODES,
+    "global": page_rules.CODES,
+}
+
+
+@dataclass
+class Target:
+    """One refiner call to make: ``level``, ``element`` (None: the page) and its issues."""
+
+    level: Level
+    element: str | None
+    issues: list[Issue]
+
+
+def _fixable(issue: Issue, level: str) -> bool:
+    if level == "global" and issue.source == "judge" and "spacing" in issue.message.lower():
+        return True
+    return issue.code in CODES_BY_LEVEL[level]
+
+
+def route(
+    report: Report,
+    *,
+    min_severity: Severity = "minor",
+    level: Level | None = None,
+    element: str | None = None,
+) -> list[Target]:
+    """The refiner calls for ``report``'s issues at or above ``min_severity``: one per element
+    and level (local, context), one for the page (global). ``level``/``element`` narrow it; an
+    explicit element takes every issue of it that the level's rules can fix, whatever its
+    routed level (e.g. a local regenerate for a cover-cropped image)."""
+    floor = SEVERITY_RANK[min_severity]
+    issues = [i for i in report.issues if SEVERITY_RANK[i.severity] >= floor]
+    levels = [level] if level else ["local", "context", "global"]
+    targets: list[Target] = []
+    for lvl in levels:
+        chosen = [
+            i for i in issues
+            if _fixable(i, lvl) and (i.level == lvl or (element and lvl != "global"))
+        ]  # fmt: skip
+        if element is not None:
+            chosen = [i for i in chosen if i.element == element]
+        if lvl == "global":
+            targets += [Target("global", None, chosen)] if chosen else []
+            continue
+        for element_id in dict.fromkeys(i.element for i in chosen if i.element):
+            targets.append(Target(lvl, element_id, [i for i in chosen if i.element == element_id]))
+    return targets
+
+
+async def propose(target: Target, inp: RefineInput) -> Change | None:
+    """The offline refiner of ``target.level`` on ``inp``."""
+    if target.level == "local":
+        return await local.propose(inp)
+    if target.level == "context":
+        return context.propose(inp)
+    return page_rules.propose(inp)
+
+
+def measured_issues(report: Report | None) -> int:
+    """How many measured issues a report lists (0 for None)."""
+    return sum(i.source == "measured" for i in report.issues) if report else 0
+
+
+@dataclass
+class Reflection:
+    """What the loop did: ``rounds`` run, per round the overall score (0–1) and issue count after
+    it, every attempt's outcome, why it stopped and which version it kept."""
+
+    before: float | None = None
+    issues_before: int = 0
+    after: float | None = None
+    issues_after: int = 0
+    rounds: int = 0
+    history: list[dict] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    stopped: str = ""
+    kept: str | None = None
+
+    def as_dict(self) -> dict:
+        return {
+            "before": self.before,
+            "issues_before": self.issues_before,
+            "after": self.after,
+            "issues_after": self.issues_after,
+            "rounds": self.rounds,
+            "history": self.history,
+            "outcomes": [o.as_dict() for o in self.outcomes],
+            "stopped": self.stopped,
+            "kept": self.kept,
+        }
+
+
+def better(a: Report | None, b: Report | None) -> bool:
+    """Is ``a`` strictly better than ``b``: a higher overall, or as high with fewer issues."""
+    if a is None:
+        return False
+    if b is None:
+        return True
+    sa, sb = a.scores.overall or 0.0, b.scores.overall or 0.0
+    if abs(sa - sb) > 1e-6:
+        return sa > sb
+    return measured_issues(a) < measured_issues(b)

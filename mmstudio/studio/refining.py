@@ -1,0 +1,197 @@
+"""The refinement service the CLI and the desktop app call: refine one element or every element
+at a level as jobs on the :class:`~mmstudio.studio.jobs.JobManager`, and run the reflection loop.
+
+Invariants:
+- Local and context refines are element jobs (different elements run at once; one element's jobs
+  queue); a global refine is a page job, so it never overlaps an element patch.
+- Every change goes through the project's one :class:`~mmstudio.refine.SiteEditor`: accepted
+  changes are committed as versions tagged with job, element and level; reverted and rejected
+  attempts are recorded with their reason. A refiner that raises becomes a failed job and a
+  ``failed`` attempt, never an unhandled exception.
+- The loop keeps the best version seen: if the last round left the page worse than an earlier
+  version, that version is restored at the end.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+from mmstudio.project import Project
+from mmstudio.project.versions import Attempt
+from mmstudio.refine import (
+    ROUNDS,
+    Evaluator,
+    Outcome,
+    RefineInput,
+    Reflection,
+    SiteEditor,
+    Target,
+    better,
+    measured_issues,
+    propose,
+    render_and_score,
+    route,
+)
+from mmstudio.report import Level, Report, Severity
+from mmstudio.studio.jobs import Job, JobContext, JobManager
+
+log = logging.getLogger(__name__)
+
+
+class RefineService:
+    """Refinement of one open project; share one per project (it owns the project's editor)."""
+
+    def __init__(
+        self,
+        project: Project,
+        jobs: JobManager | None = None,
+        evaluator: Evaluator = render_and_score,
+    ) -> None:
+        self.project = project
+        self.jobs = jobs or JobManager()
+        self.editor = SiteEditor(project, evaluator)
+
+    async def current_report(self) -> Report:
+        """The project's report; evaluates the site first when there is none."""
+        report = self.project.read_report()
+        return report if report is not None else await self.evaluate()
+
+    async def evaluate(self) -> Report:
+        """Render and score the current site (``report.json`` written, not committed)."""
+        plan = self.editor.read_plan()
+        out = self.project.renders_dir
+        report = await self.editor.evaluator(self.editor.page_path, plan, out)
+        async with self.editor.lock:
+            self.project.write_report(report)
+        return report
+
+    def submit(self, target: Target, report: Report, instruction: str = "") -> Job:
+        """Start one refiner call as a job (``refine-<level>``); its result is an Outcome."""
+
+        async def run(ctx: JobContext) -> Outcome | None:
+            return await self._refine(ctx, target, report, instruction)
+
+        element = None if target.level == "global" else target.element
+        return self.jobs.submit(f"refine-{target.level}", run, element=element, level=target.level)
+
+    async def _refine(
+        self, ctx: JobContext, target: Target, report: Report, instruction: str
+    ) -> Outcome | None:
+        ctx.progress(0.1, f"{target.level} refine of {target.element or 'the page'}")
+        html = self.editor.page_path.read_text(encoding="utf-8", errors="surrogateescape")
+        inp = RefineInput(
+            target.level, target.element, target.issues, report,
+            self.editor.read_plan(), self.project.site_dir, html, instruction,
+        )  # fmt: skip
+        try:
+            change = await propose(target, inp)
+        except Exception as exc:
+            self._record_failure(ctx.job, target, exc)
+            raise
+        if change is None:
+            return None
+        if instruction:
+            change.summary += f" — “{instruction[:200]}”"
+        ctx.progress(0.4, change.summary)
+        return await self.editor.attempt(change, report, job=ctx.job.id)
+
+    def _record_failure(self, job: Job, target: Target, exc: Exception) -> None:
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        self.project.history.add_attempt(
+            Attempt(
+                created_at=time.time(),
+                job=job.id,
+                element=target.element,
+                level=target.level,
+                codes=[i.code for i in target.issues],
+                outcome="failed",
+                reason=reason,
+            )
+        )
+
+    async def run_targets(self, targets: list[Target], report: Report, instruction="") -> list:
+        """Run ``targets`` as jobs (element jobs in parallel, the global one after them) and
+        return their outcomes (None where no rule applied, failed jobs left out)."""
+        element_jobs = [self.submit(t, report, instruction) for t in targets if t.element]
+        for job in element_jobs:
+            await self.jobs.wait(job.id)
+        page = [t for t in targets if t.element is None]
+        if page and any(_accepted(j) for j in element_jobs):
+            report = await self.evaluate()
+            page = route(report, level="global")
+        page_jobs = [self.submit(t, report, instruction) for t in page]
+        for job in page_jobs:
+            await self.jobs.wait(job.id)
+        return [j.result for j in element_jobs + page_jobs if j.state == "done"]
+
+    async def refine(
+        self,
+        level: Level,
+        element: str | None = None,
+        instruction: str = "",
+        min_severity: Severity = "minor",
+    ) -> list[Outcome]:
+        """Refine ``element`` (or every element with issues at ``level``) once; returns the
+        attempts' outcomes. Raises ValueError for an unknown element."""
+        report = await self.current_report()
+        known = {e.id for e in report.elements} | {i.element for i in report.issues}
+        if element is not None and element not in known:
+            raise ValueError(f"no element {element!r} in the report of {self.project.root}")
+        targets = route(report, min_severity=min_severity, level=level, element=element)
+        outcomes = await self.run_targets(targets, report, instruction)
+        return [o for o in outcomes if o is not None]
+
+    async def reflect(self, rounds: int = ROUNDS, min_severity: Severity = "minor") -> Reflection:
+        """The reflection loop (see :mod:`mmstudio.refine.loop`); returns what it did."""
+        report = await self.current_report()
+        result = Reflection(report.scores.overall, measured_issues(report))
+        best, best_version = report, self.project.manifest.head
+        for number in range(1, max(0, rounds) + 1):
+            targets = route(report, min_severity=min_severity)
+            if not targets:
+                result.stopped = "no issue above the threshold"
+                break
+            outcomes = [o for o in await self.run_targets(targets, report) if o is not None]
+            result.outcomes += outcomes
+            result.rounds = number
+            if not any(o.outcome == "accepted" for o in outcomes):
+                result.stopped = "a round gained nothing"
+                break
+            report = await self.evaluate()
+            self.project.commit(f"Reflection round {number}", level="round")
+            result.history.append(_round_entry(number, report))
+            if not better(report, best):
+                result.stopped = "a round gained nothing"
+                break
+            best, best_version = report, self.project.manifest.head
+        else:
+            result.stopped = result.stopped or f"{rounds} rounds"
+        return self._finish(result, best, best_version)
+
+    def _finish(self, result: Reflection, best: Report, best_version: str | None) -> Reflection:
+        if best_version and best_version != self.project.manifest.head:
+            current = self.project.read_report()
+            if better(best, current):
+                self.project.restore(best_version)
+        final = self.project.read_report() or best
+        result.after, result.issues_after = final.scores.overall, measured_issues(final)
+        result.kept = self.project.manifest.head
+        return result
+
+
+def _accepted(job: Job) -> bool:
+    return job.state == "done" and job.result is not None and job.result.outcome == "accepted"
+
+
+def _round_entry(number: int, report: Report) -> dict:
+    return {"round": number, "overall": report.scores.overall, "issues": measured_issues(report)}
+
+
+async def refine_project(
+    root: Path, level: Level, element: str | None = None, instruction: str = ""
+) -> list[Outcome]:
+    """Open the project at ``root`` and refine it once (the ``mmstudio refine`` command)."""
+    service = RefineService(Project.open(root))
+    return await service.refine(level, element, instruction)

@@ -1,0 +1,148 @@
+"""Each offline refiner rule on the broken-page corpus (tests/cases): after the refiner the issue is
+gone, nothing outside the element's patch changed, and the score did not drop."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mmstudio.plan import DesignPlan
+from mmstudio.project import Project
+from mmstudio.refine import html_edit
+from mmstudio.render import find_browser
+from mmstudio.studio.refining import RefineService
+
+requires_browser = pytest.mark.skipif(
+    find_browser().executable is None,
+    reason=f"no Chromium for Playwright: {find_browser().problem}",
+)
+pytestmark = [requires_browser, pytest.mark.asyncio(loop_scope="session")]
+
+# case: (level, issue code, how index.html may change: "patch" | "tag" | "remove" | "same")
+RULES = {
+    "opacity-chart": ("context", "invisible-default", "patch"),
+    "cover-portrait": ("context", "cover-crop", "patch"),
+    "stretched-image": ("context", "stretched", "patch"),
+    "short-frame": ("context", "frame-too-short", "patch"),
+    "covered-image": ("context", "covered", "patch"),
+    "a11y": ("context", "missing-alt", "tag"),
+    "vh-chart": ("local", "chart-overflow", "same"),
+    "pale-hero": ("global", "low-contrast", "patch"),
+    "overflow-390": ("global", "horizontal-overflow", "patch"),
+    "text-spill": ("global", "text-overflow", "patch"),
+    "cdn-script": ("global", "blocked-request", "remove"),
+}
+PATCH = re.compile(r'<style data-mm-patch="[^"]+">.*?</style>\n?', re.S)
+
+
+def project_from(folder: Path, root: Path, plan: DesignPlan | None = None) -> Project:
+    """A project whose site is a copy of ``folder`` (and whose plan is ``plan``)."""
+    project = Project.create(root, prompt="test", provider="offline", title="T")
+    staged = project.staging_dir() / "site"
+    shutil.copytree(folder, staged)
+    project.install_site(staged)
+    if plan is not None:
+        project.write_plan(plan)
+    return project
+
+
+def site_files(project: Project) -> dict[str, bytes]:
+    return {
+        p.relative_to(project.site_dir).as_posix(): p.read_bytes()
+        for p in project.site_dir.rglob("*")
+        if p.is_file()
+    }
+
+
+def assert_only_scoped_changes(before: str, after: str, kind: str, element: str | None) -> None:
+    """``after`` differs from ``before`` only by patch blocks, the element's start tag, or
+    removed markup, as ``kind`` allows."""
+    stripped = PATCH.sub("", after)
+    if kind in ("patch", "same"):
+        assert stripped == before
+        assert (kind == "same") == (after == before)
+        return
+    opcodes = difflib.SequenceMatcher(None, before, stripped, autojunk=False).get_opcodes()
+    changed = [(tag, i1, i2) for tag, i1, i2, _j1, _j2 in opcodes if tag != "equal"]
+    assert changed
+    if kind == "remove":
+        assert all(tag == "delete" for tag, *_ in changed)
+    else:
+        node = html_edit.element_node(before, element or "")
+        assert all(node.start <= i1 <= i2 <= node.open_end for _tag, i1, i2 in changed)
+
+
+@pytest.mark.parametrize("case", sorted(RULES))
+async def test_offline_rule_fixes_its_issue(renderer, cases: Path, tmp_path, case):
+    level, code, kind = RULES[case]
+    project = project_from(cases / case, tmp_path / "p")
+    service = RefineService(project)
+    before = await service.evaluate()
+    project.commit("broken")
+    issue = next(i for i in before.issues if i.code == code)
+    files_before, html_before = site_files(project), (project.site_dir / "index.html").read_text()
+    outcomes = await service.refine(level)
+    assert [o.outcome for o in outcomes] == ["accepted"], [o.reason for o in outcomes]
+    after = project.read_report()
+    assert code not in {i.code for i in after.issues}
+    assert after.scores.overall >= before.scores.overall
+    files_after = site_files(project)
+    html_after = files_after.pop("index.html").decode()
+    files_before.pop("index.html")
+    assert_only_scoped_changes(html_before, html_after, kind, issue.element)
+    changed = {p for p in files_before if files_after.get(p) != files_before[p]}
+    assert changed == ({"assets/visits_chart.html"} if level == "local" else set())
+    head = project.history.get(project.manifest.head)
+    assert (head.level, head.element) == (level, None if level == "global" else issue.element)
+
+
+async def test_patches_are_labelled_and_element_scoped(renderer, cases: Path, tmp_path):
+    project = project_from(cases / "stretched-image", tmp_path / "p")
+    service = RefineService(project)
+    await service.evaluate()
+    await service.refine("context", element="product_shot")
+    html = (project.site_dir / "index.html").read_text()
+    assert html_edit.patch_css(html, "product_shot").startswith('[data-mm-id="product_shot"]{')
+    assert html.index('data-mm-patch="product_shot"') < html.index("</head>")
+
+
+async def test_a_worse_change_is_reverted_with_its_reason(renderer, cases: Path, tmp_path):
+    project = project_from(cases / "good", tmp_path / "p")
+    service = RefineService(project)
+    baseline = await service.evaluate()
+    original = (project.site_dir / "index.html").read_text()
+    from mmstudio.refine import Change
+
+    hide = "[data-mm-id=\"hero_image\"]{opacity:0!important}"
+    change = Change(
+        "context", "hero_image", ["stretched"], "hide the hero",
+        page=lambda html: html_edit.set_patch_block(html, "hero_image", hide),
+    )  # fmt: skip
+    outcome = await service.editor.attempt(change, baseline)
+    assert outcome.outcome == "reverted" and "fell" in outcome.reason
+    assert (project.site_dir / "index.html").read_text() == original
+    attempts = project.history.attempts()
+    assert [(a.outcome, a.element) for a in attempts] == [("reverted", "hero_image")]
+
+
+async def test_guardrails_reject_a_patch_that_drops_an_element(renderer, cases: Path, tmp_path):
+    project = project_from(cases / "good", tmp_path / "p")
+    service = RefineService(project)
+    baseline = await service.evaluate()
+    from mmstudio.refine import Change
+
+    def drop(html: str) -> str:
+        node = html_edit.element_node(html, "visits_chart")
+        return html[: node.start] + html[node.end :]
+
+    def external(html: str) -> str:
+        return html.replace("</head>", '<link rel="stylesheet" href="https://cdn.example.com/x.css"></head>')
+
+    for edit, words in ((drop, "drops the id 'visits_chart'"), (external, "external URL")):
+        outcome = await service.editor.attempt(Change("context", "x", [], "bad", page=edit), baseline)
+        assert outcome.outcome == "rejected" and words in outcome.reason
+    assert [a.outcome for a in project.history.attempts()] == ["rejected", "rejected"]
