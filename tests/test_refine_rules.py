@@ -5,21 +5,14 @@ from __future__ import annotations
 
 import difflib
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from refine_fixtures import project_from, requires_browser, site_files
 
-from mmstudio.plan import DesignPlan
-from mmstudio.project import Project
 from mmstudio.refine import html_edit
-from mmstudio.render import find_browser
 from mmstudio.studio.refining import RefineService
 
-requires_browser = pytest.mark.skipif(
-    find_browser().executable is None,
-    reason=f"no Chromium for Playwright: {find_browser().problem}",
-)
 pytestmark = [requires_browser, pytest.mark.asyncio(loop_scope="session")]
 
 # case: (level, issue code, how index.html may change: "patch" | "tag" | "remove" | "same")
@@ -37,25 +30,6 @@ RULES = {
     "cdn-script": ("global", "blocked-request", "remove"),
 }
 PATCH = re.compile(r'<style data-mm-patch="[^"]+">.*?</style>\n?', re.S)
-
-
-def project_from(folder: Path, root: Path, plan: DesignPlan | None = None) -> Project:
-    """A project whose site is a copy of ``folder`` (and whose plan is ``plan``)."""
-    project = Project.create(root, prompt="test", provider="offline", title="T")
-    staged = project.staging_dir() / "site"
-    shutil.copytree(folder, staged)
-    project.install_site(staged)
-    if plan is not None:
-        project.write_plan(plan)
-    return project
-
-
-def site_files(project: Project) -> dict[str, bytes]:
-    return {
-        p.relative_to(project.site_dir).as_posix(): p.read_bytes()
-        for p in project.site_dir.rglob("*")
-        if p.is_file()
-    }
 
 
 def assert_only_scoped_changes(before: str, after: str, kind: str, element: str | None) -> None:
@@ -117,11 +91,14 @@ async def test_a_worse_change_is_reverted_with_its_reason(renderer, cases: Path,
     original = (project.site_dir / "index.html").read_text()
     from mmstudio.refine import Change
 
-    hide = "[data-mm-id=\"hero_image\"]{opacity:0!important}"
+    hide = '[data-mm-id="hero_image"]{opacity:0!important}'
     change = Change(
-        "context", "hero_image", ["stretched"], "hide the hero",
+        "context",
+        "hero_image",
+        ["stretched"],
+        "hide the hero",
         page=lambda html: html_edit.set_patch_block(html, "hero_image", hide),
-    )  # fmt: skip
+    )
     outcome = await service.editor.attempt(change, baseline)
     assert outcome.outcome == "reverted" and "fell" in outcome.reason
     assert (project.site_dir / "index.html").read_text() == original
@@ -140,9 +117,13 @@ async def test_guardrails_reject_a_patch_that_drops_an_element(renderer, cases: 
         return html[: node.start] + html[node.end :]
 
     def external(html: str) -> str:
-        return html.replace("</head>", '<link rel="stylesheet" href="https://cdn.example.com/x.css"></head>')
+        return html.replace(
+            "</head>", '<link rel="stylesheet" href="https://cdn.example.com/x.css"></head>'
+        )
 
     for edit, words in ((drop, "drops the id 'visits_chart'"), (external, "external URL")):
-        outcome = await service.editor.attempt(Change("context", "x", [], "bad", page=edit), baseline)
+        outcome = await service.editor.attempt(
+            Change("context", "x", [], "bad", page=edit), baseline
+        )
         assert outcome.outcome == "rejected" and words in outcome.reason
     assert [a.outcome for a in project.history.attempts()] == ["rejected", "rejected"]

@@ -50,9 +50,9 @@ async def render_and_score(page: Path, plan: DesignPlan | None, out_dir: Path) -
 class SiteEditor:
     """Tries and installs Changes on one project (see the module docstring)."""
 
-    def __init__(self, project: Project, evaluator: Evaluator = render_and_score) -> None:
+    def __init__(self, project: Project, evaluator: Evaluator | None = None) -> None:
         self.project = project
-        self.evaluator = evaluator
+        self.evaluator = evaluator or render_and_score
         self.lock = asyncio.Lock()
         self._ids = itertools.count(1)
 

@@ -32,9 +32,15 @@ def _show(issue: Issue, sel: str, inp: RefineInput) -> str:
         return f"{target}{{display:block!important}}"
     if cause == "zero-size":
         w, h = _planned_size(inp, 640, 360)
-        return f"{sel}{{display:block!important;width:min(100%,{w}px)!important;height:{h}px!important}}"
+        return (
+            f"{sel}{{display:block!important;width:min(100%,{w}px)!important;"
+            f"height:{h}px!important}}"
+        )
     if cause == "off-screen":
-        return f"{target}{{transform:none!important;translate:none!important;position:relative!important;left:auto!important;top:auto!important}}"
+        return (
+            f"{target}{{transform:none!important;translate:none!important;"
+            "position:relative!important;left:auto!important;top:auto!important}"
+        )
     return f"{target}{{opacity:1!important;visibility:visible!important}}"
 
 
@@ -47,7 +53,7 @@ def fitted_slot(slot: list[float], asset: list[float]) -> tuple[int, int]:
     """The slot size (w, h px) that shows a ``asset`` (w, h) uncropped and undistorted: the
     slot's width at the asset's aspect, or — when that is taller than :data:`MAX_SLOT_H` and
     than the slot — the slot's height at the asset's aspect."""
-    (w, h), (aw, ah) = slot, asset
+    (w, h), (aw, ah) = slot, asset  # px
     aspect = aw / ah
     if w / aspect <= max(h, MAX_SLOT_H):
         return round(w), round(w / aspect)
@@ -59,7 +65,7 @@ def _fit(issue: Issue, sel: str, inp: RefineInput) -> str | None:
     slot, asset = issue.evidence.get("slot_px"), issue.evidence.get("asset_px")
     if not slot or not asset or min(*slot, *asset) <= 0:
         return None
-    w, h = fitted_slot(slot, asset)
+    w, _h = fitted_slot(slot, asset)
     return (
         f"{sel}{{width:min(100%,{w}px)!important;height:auto!important;max-height:none!important;"
         f"aspect-ratio:{asset[0]}/{asset[1]}!important;object-fit:cover!important}}"
@@ -71,13 +77,19 @@ def _frame_height(issue: Issue, sel: str, inp: RefineInput) -> str:
     need = (issue.evidence.get("content_px") or [0, 0])[1] + FRAME_MARGIN_PX
     planned = _planned_size(inp, 0, 0)[1]
     height = max(FRAME_MIN_H + 80, need, planned)
-    return f"{sel}{{height:{height}px!important;min-height:{height}px!important;aspect-ratio:auto!important}}"
+    return (
+        f"{sel}{{height:{height}px!important;min-height:{height}px!important;"
+        "aspect-ratio:auto!important}"
+    )
 
 
 def _undersized(issue: Issue, sel: str, inp: RefineInput) -> str:
     """A chart drawn small in its frame → the frame shown and sized from the first paint."""
     height = max(FRAME_MIN_H + 80, _planned_size(inp, 0, 0)[1])
-    return f"{sel}{{display:block!important;width:100%!important;min-height:{height}px!important;opacity:1!important;visibility:visible!important}}"
+    return (
+        f"{sel}{{display:block!important;width:100%!important;min-height:{height}px!important;"
+        "opacity:1!important;visibility:visible!important}"
+    )
 
 
 def _uncover(issue: Issue, sel: str, inp: RefineInput) -> str:

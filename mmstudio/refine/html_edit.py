@@ -232,7 +232,7 @@ def unclosed(html: str) -> list[str]:
     problems = []
     for node in parse(html):
         named = node.attrs.get("data-mm-id") or node.attrs.get("data-mm-section")
-        if named and node.tag not in VOID and node.end >= len(html) and node.tag != "html":
-            if not re.search(rf"</{node.tag}\s*>", html[node.open_end :], re.I):
-                problems.append(f"<{node.tag}> {named} is never closed")
+        at_end = node.end >= len(html) and node.tag not in VOID and node.tag != "html"
+        if named and at_end and not re.search(rf"</{node.tag}\s*>", html[node.open_end :], re.I):
+            problems.append(f"<{node.tag}> {named} is never closed")
     return problems

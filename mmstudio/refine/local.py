@@ -34,7 +34,13 @@ from .model import Change, RefineInput
 
 log = logging.getLogger(__name__)
 
-CHART_CODES = ("chart-overflow", "chart-empty", "chart-undersized", "missing-asset", "palette-drift")
+CHART_CODES = (
+    "chart-overflow",
+    "chart-empty",
+    "chart-undersized",
+    "missing-asset",
+    "palette-drift",
+)
 IMAGE_CODES = ("palette-drift", "missing-asset", "broken-asset", "cover-crop", "stretched")
 VIDEO_CODES = ("video-unplayable", "video-format", "missing-asset", "missing-poster")
 CODES = tuple(dict.fromkeys((*CHART_CODES, *IMAGE_CODES, *VIDEO_CODES, "chart-script-hang")))
@@ -133,7 +139,9 @@ def _webm_source(element_id: str, path: str, save_path: str):
         node = html_edit.element_node(html, element_id, path)
         if node is None or save_path in html[node.start : node.end]:
             return html
-        return html_edit.insert_after_open(html, node, f'<source src="{save_path}" type="video/webm">')
+        return html_edit.insert_after_open(
+            html, node, f'<source src="{save_path}" type="video/webm">'
+        )
 
     return edit
 
@@ -143,18 +151,24 @@ async def propose(inp: RefineInput) -> Change | None:
     spec, codes = inp.element_plan(), [i.code for i in inp.issues]
     if isinstance(spec, ChartPlan) and set(codes) & {*CHART_CODES, "chart-script-hang"}:
         files = await asyncio.to_thread(_chart_files, spec, inp.plan, inp.site_dir)
-        return Change("local", spec.id, codes, f"Rebuilt chart {spec.id} for its frame", files=files)
+        return Change(
+            "local", spec.id, codes, f"Rebuilt chart {spec.id} for its frame", files=files
+        )
     if spec is None and set(codes) & {"chart-overflow", "chart-undersized"}:
         return _fit_unplanned_chart(inp, codes)
     if isinstance(spec, ImagePlan) and set(codes) & set(IMAGE_CODES):
         new, plan = _image_change(spec, inp)
         files = await asyncio.to_thread(_image_files, new, plan or inp.plan)
-        return Change("local", spec.id, codes, f"Regenerated image {spec.id}", files=files, plan=plan)
+        return Change(
+            "local", spec.id, codes, f"Regenerated image {spec.id}", files=files, plan=plan
+        )
     if isinstance(spec, VideoPlan) and set(codes) & set(VIDEO_CODES):
         files = await asyncio.to_thread(_video_files, spec, inp.plan)
         edit = _webm_source(spec.id, inp.element_path(), spec.save_path)
         page = edit if "video-format" in codes else None
-        return Change("local", spec.id, codes, f"Regenerated video {spec.id}", page=page, files=files)
+        return Change(
+            "local", spec.id, codes, f"Regenerated video {spec.id}", page=page, files=files
+        )
     return None
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from mmstudio.report import Issue, Level, Report, Severity
 
 from . import context, local, page_rules
-from .model import SEVERITY_RANK, Change, RefineInput, Outcome
+from .model import SEVERITY_RANK, Change, Outcome, RefineInput
 
 ROUNDS = 3
 CODES_BY_LEVEL: dict[str, tuple[str, ...]] = {

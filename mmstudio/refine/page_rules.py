@@ -32,7 +32,9 @@ def _overflow(issue: Issue, inp: RefineInput) -> str:
     """Sideways scrolling → culprits capped at their container; media never wider than it."""
     rules = ["img,video,iframe,canvas,svg{max-width:100%}"]
     for sel in issue.evidence.get("culprits") or []:
-        extra = "display:block!important;overflow-x:auto!important;" if sel.startswith("table") else ""
+        extra = (
+            "display:block!important;overflow-x:auto!important;" if sel.startswith("table") else ""
+        )
         rules.append(
             f"{sel}{{max-width:100%!important;min-width:0!important;"
             f"box-sizing:border-box!important;{extra}}}"
@@ -86,7 +88,8 @@ def _overlap(issue: Issue, inp: RefineInput) -> str | None:
 
 def _spacing(issue: Issue, inp: RefineInput) -> str:
     """Inconsistent spacing → one vertical rhythm for every section."""
-    return f"[data-mm-section]{{padding-top:{SECTION_PADDING}!important;padding-bottom:{SECTION_PADDING}!important}}"
+    pad = SECTION_PADDING
+    return f"[data-mm-section]{{padding-top:{pad}!important;padding-bottom:{pad}!important}}"
 
 
 CSS_RULES = {

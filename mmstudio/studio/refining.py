@@ -31,7 +31,6 @@ from mmstudio.refine import (
     better,
     measured_issues,
     propose,
-    render_and_score,
     route,
 )
 from mmstudio.report import Level, Report, Severity
@@ -47,7 +46,7 @@ class RefineService:
         self,
         project: Project,
         jobs: JobManager | None = None,
-        evaluator: Evaluator = render_and_score,
+        evaluator: Evaluator | None = None,
     ) -> None:
         self.project = project
         self.jobs = jobs or JobManager()

@@ -18,6 +18,7 @@ from mmstudio.providers.offline import vocabulary as vocab
 QUOTE_RE = re.compile(r"[“\"]([^”\"\n]{2,80})[”\"]")
 HEX_RE = re.compile(r"#[0-9a-fA-F]{6}\b")
 _ANY_QUOTE_RE = re.compile(r"“[^“”\n]{0,600}”|\"[^“\"\n]{0,600}\"")
+_LONG_QUOTE_RE = re.compile(r"“([^“”\n]{81,1500})”|(?<![\w])\"([^“”\"\n]{81,1500})\"(?![\w])")
 _DATASET_RE = re.compile(r"^#{2,4}\s*(?:dataset|data set|data)\b.*$", re.I | re.M)
 _TITLE_LINE_RE = re.compile(r"^\s*(?:\*\*(.+?)\*\*|#{2,6}\s*(.+?))\s*:?\s*$")
 _CSV_FENCE = re.compile(r"```[ \t]*(csv|tsv|)[ \t]*\n(.*?)```", re.S | re.I)
@@ -82,6 +83,25 @@ def find_quotes(text: str) -> list[Quote]:
         if len(body) >= 2:
             found.append(Quote(match.start(), match.end(), body))
     return found
+
+
+def find_long_quotes(text: str) -> list[Quote]:
+    """Quoted copy longer than the judge's 80 characters (a hero paragraph, a testimonial), in
+    order: “…” spans of 81–1500 characters, and "…" spans that no judge quote starts inside
+    (so a straight quote that closes one string and opens the next is never read as copy)."""
+    short = [q.start for q in find_quotes(text)]
+    found = []
+    for match in _LONG_QUOTE_RE.finditer(text):
+        body = (match.group(1) or match.group(2) or "").strip()
+        inside = any(match.start() < s < match.end() - 1 for s in short)
+        if len(body) > 80 and not inside:
+            found.append(Quote(match.start(), match.end(), body))
+    return found
+
+
+def find_all_quotes(text: str) -> list[Quote]:
+    """The judge's quotes and the longer quoted copy together, in text order."""
+    return sorted(find_quotes(text) + find_long_quotes(text), key=lambda q: q.start)
 
 
 def split_units(prose: str) -> list[Unit]:
