@@ -14,7 +14,7 @@ _PACKAGE = Path(__file__).resolve().parent
 
 @cache
 def data_dir(name: str) -> Path:
-    """The folder ``name`` (resources | prompts | ui); raises FileNotFoundError naming both places."""
+    """The folder ``name`` (resources | prompts | ui); raises FileNotFoundError if absent."""
     for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / name):
         if candidate.is_dir():
             return candidate
