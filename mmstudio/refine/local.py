@@ -8,7 +8,8 @@ Offline rules:
   that lays it out as a column filling the frame (100 % height, the drawing area takes the rest).
 - image (planned): regenerate the procedural art with the page palette (palette drift), at the
   planned size closest to the slot's aspect (cover-crop / stretch when asked locally), or because
-  the file is missing or broken.
+  the file is missing or broken; a missing or broken image no plan describes (a site opened from
+  disk) gets a stand-in painted at its own path.
 - video (planned): regenerate the VP9 loop and poster; an mp4-only ``<video>`` gets the webm as its
   first ``<source>``.
 Generation is CPU-bound and runs in a worker thread.
@@ -25,7 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from mmstudio.pipeline import charts
-from mmstudio.plan import ChartPlan, DesignPlan, ImagePlan, VideoPlan
+from mmstudio.plan import (
+    ChartPlan,
+    DesignPlan,
+    ElementContext,
+    ImageAttributes,
+    ImagePlan,
+    VideoPlan,
+)
 from mmstudio.providers.offline import art, motion
 from mmstudio.resources import vendor_file
 
@@ -162,6 +170,8 @@ async def propose(inp: RefineInput) -> Change | None:
         return Change(
             "local", spec.id, codes, f"Regenerated image {spec.id}", files=files, plan=plan
         )
+    if spec is None and set(codes) & {"missing-asset", "broken-asset"}:
+        return await _paint_discovered(inp, codes)
     if isinstance(spec, VideoPlan) and set(codes) & set(VIDEO_CODES):
         files = await asyncio.to_thread(_video_files, spec, inp.plan)
         edit = _webm_source(spec.id, inp.element_path(), spec.save_path)
@@ -184,3 +194,53 @@ def _fit_unplanned_chart(inp: RefineInput, codes: list[str]) -> Change | None:
         return None
     summary = f"Fitted chart page {path} to its frame"
     return Change("local", inp.element, codes, summary, files={path: fitted.encode()})
+
+
+_RASTER = (".png", ".webp", ".jpg", ".jpeg")
+_DEFAULT_PALETTE = [
+    {"role": "background", "hex": "#f4f1ea"},
+    {"role": "text", "hex": "#1d232b"},
+    {"role": "primary", "hex": "#2c5282"},
+    {"role": "accent", "hex": "#e6a03c"},
+]
+
+
+def stand_in(inp: RefineInput, path: str) -> tuple[ImagePlan, DesignPlan]:
+    """An image plan (and a one-section page plan) for a discovered image at ``path``: the
+    page's plan palette when there is one, the slot's aspect from its width/height attributes."""
+    node = html_edit.element_node(inp.html, inp.element or "", path)
+    attrs = node.attrs if node is not None else {}
+    words = " ".join([Path(path).stem.replace("-", " ").replace("_", " "), attrs.get("alt", "")])
+    size = "1536x1024"
+    if attrs.get("width", "").isdigit() and attrs.get("height", "").isdigit():
+        size = closest_size([float(attrs["width"]), float(attrs["height"])])
+    plan = inp.plan or DesignPlan.model_validate(
+        {
+            "title": "page",
+            "layout": {"palette": _DEFAULT_PALETTE, "typography": {"heading": "serif", "body": "sans"}},
+            "sections": [{"id": "page", "kind": "content"}],
+        }
+    )
+    spec = ImagePlan.model_construct(
+        id=re.sub(r"[^a-z0-9_-]", "-", path.lower())[:60] or "image",
+        save_path=path,
+        context=ElementContext(section=plan.sections[0].id, role="photo"),
+        prompt=words.strip() or "image",
+        size=size,
+        attributes=ImageAttributes(),
+        display_width_px=1024,
+        display_height_px=1024,
+        alt=attrs.get("alt", ""),
+        caption="",
+    )
+    return spec, plan
+
+
+async def _paint_discovered(inp: RefineInput, codes: list[str]) -> Change | None:
+    """A missing or broken image that no plan describes: paint a stand-in at its own path."""
+    path = inp.element_path()
+    if not path or not path.lower().endswith(_RASTER) or ".." in path.split("/"):
+        return None
+    spec, plan = stand_in(inp, path)
+    files = await asyncio.to_thread(_image_files, spec, plan)
+    return Change("local", inp.element, codes, f"Painted a stand-in for {path}", files=files)

@@ -5,7 +5,8 @@ A change is kept only when it does not score worse (MM Studio issue 5) and gains
 - the overall score (0–1) does not drop; for an element change, the element's score does not
   drop either;
 - no issue appears on the element (element changes) or on the page (global changes) that the
-  baseline did not have;
+  baseline did not have — unless the element's own score rose (a missing image painted, now
+  merely cropped, is a gain the next round can finish);
 - at least one issue the change addressed is gone, or the score rose.
 """
 
@@ -38,12 +39,16 @@ def judge(baseline: Report, trial: Report, change: Change) -> tuple[bool, str]:
     if after < before - EPS:
         return False, f"the overall score fell from {before:.3f} to {after:.3f}"
     page = change.level == "global" or change.element is None
+    rose = False
     if not page:
         b, a = _element_score(baseline, change.element), _element_score(trial, change.element)
         if b is not None and a is not None and a < b - EPS:
             return False, f"the score of {change.element} fell from {b:.2f} to {a:.2f}"
+        rose = b is not None and a is not None and a > b + EPS
     old, new = _codes(baseline, change.element, page), _codes(trial, change.element, page)
     added = sorted(set(new) - set(old))
+    if rose:
+        return True, f"the score of {change.element} rose to {a:.2f} (overall {after:.3f})"
     if added:
         return False, f"the change introduces {', '.join(added)}"
     fixed = [c for c in dict.fromkeys(change.codes) if new[c] < old[c]]

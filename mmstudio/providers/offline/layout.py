@@ -171,7 +171,8 @@ def _item_style(section: Section, role: str) -> str:
 
 
 def _element_view(element: Any, width_px: int) -> dict[str, Any]:
-    """One slot: kind, id, src, alt, caption, planned px size, CSS aspect-ratio and grid span (of 12)."""
+    """One slot: kind, id, src, alt, caption, planned px size, CSS aspect-ratio and grid span
+    (of 12)."""
     w, h = element.display_width_px, element.display_height_px
     style, figure = page_css.slot_styles(w, h, width_px)
     view = {

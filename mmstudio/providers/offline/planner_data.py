@@ -102,8 +102,73 @@ def match_chart_tables(drafts: list[Draft], tables: list[pt.Table]) -> list[pt.T
             element, draft = charts[-ci]
             element.data = chart_data(tables[-ti], element.title or draft.first("title"))
     for element, _ in charts:
-        element.data = element.data or inline_data(element)
+        element.data = element.data or prose_data(element.text) or inline_data(element)
     return [t for i, t in enumerate(tables) if i not in used_tables]
+
+
+_NUM = r"[-+]?\d[\d,]*(?:\.\d+)?"
+_GROUP = re.compile(r"([^()]{1,80})\(([^()]{3,200})\)")
+_MEASURE = re.compile(
+    rf"^\s*(?:and\s+)?([A-Za-z][\w'’ -]{{0,30}}?)\s*(?:[:=]|\bat\b|\bof\b)?\s*({_NUM})\s*(?:%|/\s*\d+|[a-z]{{0,3}})?\s*$"
+)
+_SIMPLE = re.compile(
+    rf"(?:^|[,;:(]\s*|\band\s+|\bwith\s+)[“\"]?([A-Z][\w&'’/ -]{{0,40}}?)[”\"]?\s*"
+    rf"(?::|=|\bat\b|–|—|\()\s*({_NUM})\s*(%|k|m)?\)?(?=[\s,;.)]|$)"
+)
+_COUNTED = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+([a-z]{3,20}?)(ies|es|s)\b", re.I
+)
+
+
+def prose_data(text: str) -> DataTable | None:
+    """A chart's numbers written in its sentences: "Ethiopia Guji (sweetness 8, acidity 9, body
+    5), Colombia Huila (…)" → columns ``[Origin, Sweetness, Acidity, Body]`` (the label column
+    named by a counted noun, "our three origins", else "Category"); "Cardio: 12, Yoga: 30" or
+    "Cardio at 45%" → ``[Category, Value]``. None when fewer than two rows are found."""
+    records = _grouped_records(text)
+    if len(records) >= 2:
+        keys = list(records[0][1])
+        rows = [[label, *(values[k] for k in keys)] for label, values in records]
+        columns = [_label_column(text), *(k[:1].upper() + k[1:] for k in keys)]
+        return DataTable(columns=columns, rows=rows, source="numbers in the prompt")
+    pairs = [(m.group(1).strip(), pt.to_number(m.group(2))) for m in _SIMPLE.finditer(text)]
+    pairs = [(label, value) for label, value in pairs if value is not None and len(label) > 1]
+    if len(pairs) < 2:
+        return None
+    rows = [[label, value] for label, value in pairs[:24]]
+    return DataTable(
+        columns=[_label_column(text), "Value"], rows=rows, source="numbers in the prompt"
+    )
+
+
+def _grouped_records(text: str) -> list[tuple[str, dict[str, float | int]]]:
+    """``[(label, {measure: number})]`` for "Label (m1 8, m2 9)" groups sharing one key set."""
+    records: list[tuple[str, dict[str, float | int]]] = []
+    for match in _GROUP.finditer(text):
+        label = re.split(r"[:;,.]|\band\b|\bor\b", match.group(1))[-1].strip(" “”\"'")
+        values = {}
+        for part in re.split(r"[,;]|\band\b", match.group(2)):
+            measure = _MEASURE.match(part)
+            if not part.strip():
+                continue
+            if not measure:
+                values = {}
+                break
+            values[measure.group(1).strip().lower()] = pt.to_number(measure.group(2))
+        if label and len(label.split()) <= 6 and len(values) >= 1:
+            if records and set(values) != set(records[0][1]):
+                continue
+            records.append((label, values))
+    return records
+
+
+def _label_column(text: str) -> str:
+    """The name of a chart's label column: the noun a count names ("three origins" → Origin)."""
+    match = _COUNTED.search(text)
+    if not match or match.group(1).lower() in ("time", "number", "value", "score", "bar", "line"):
+        return "Category"
+    stem = match.group(1) + ("y" if match.group(2).lower() == "ies" else "")
+    return stem[:1].upper() + stem[1:].lower()
 
 
 def inline_data(element: ElementDraft) -> DataTable | None:

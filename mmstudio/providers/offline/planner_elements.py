@@ -54,6 +54,8 @@ _REFERS = {
 _MOVING = re.compile(r"\b(?:video|footage|loop|looping|shows|showing|film|filmed|scene)\b", re.I)
 _EXCEPT = re.compile(r"\b(?:beyond|except|other than|apart from|besides|aside from)\b", re.I)
 _GENERIC = re.compile(r"^\W*(?:each|every|all|both)\b", re.I)
+_SECTION_SLOTS = ("button", "nav", "pair", "brand", "attribution")  # never an element's text
+_COPY_SLOTS = ("paragraph", "subtitle", "quote", "heading", "kpi", "field")
 
 
 @dataclass
@@ -185,10 +187,12 @@ def claims(element: ElementDraft, slot: str, explicit: bool, quote: pt.Quote) ->
     if element.modality == "chart" and slot == "title" and not element.title:
         element.title = quote.text
         return True
-    if slot in ("button", "nav") or (
-        explicit and slot != "caption" and element.modality != "chart"
-    ):
+    if slot in _SECTION_SLOTS or (explicit and slot != "caption" and element.modality != "chart"):
         return False
+    if explicit and slot in _COPY_SLOTS:
+        return False  # "beside the chart, a small paragraph explains: “…”" is section copy
+    if slot != "caption" and len(quote.text) > 60:
+        return False  # long copy next to a chart is the section's text, not one of its labels
     if element.modality == "image" and slot != "caption" and len(quote.text) > 40:
         return False  # long copy next to a picture is the section's text, not text in the picture
     visible = slot == "caption" or element.modality == "chart"

@@ -75,6 +75,7 @@ class Draft:
     slots: dict[str, list] = field(default_factory=dict)
     elements: list[element_rules.ElementDraft] = field(default_factory=list)
     table: pt.Table | None = None
+    default_title: bool = False  # the title is the page title, given to the header by default
 
     def first(self, slot: str) -> str:
         """The first string placed in ``slot`` ("" when empty)."""
@@ -231,7 +232,9 @@ def segment(units: list[pt.Unit], title: str) -> tuple[list[Draft], list[pt.Unit
         drafts.append(Draft("hero", units=list(global_units)))
     if not any(d.kind == "header" for d in drafts):
         drafts.insert(0, Draft("header"))
-    drafts[0].slots.setdefault("title", [title]) if drafts[0].kind == "header" else None
+    if drafts[0].kind == "header" and "title" not in drafts[0].slots:
+        drafts[0].slots["title"] = [title]
+        drafts[0].default_title = True
     return drafts, global_units
 
 

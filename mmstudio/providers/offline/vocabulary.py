@@ -140,7 +140,8 @@ SLOT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("nav", ("navigation", "nav", "menu", "nav links", "menu items", "navigation links", "link",
              "links", "text link", "quick links")),
     ("button", ("button", "buttons", "cta", "call-to-action")),
-    ("title", ("headline", "heading", "title", "titled", "called", "named", "wordmark", "logo")),
+    ("brand", ("wordmark", "logo", "logotype", "brand name", "site name")),
+    ("title", ("headline", "heading", "title", "titled", "called", "named")),
     ("subtitle", ("subheading", "subheadline", "sub-headline", "subtitle", "tagline", "subtext",
                   "strapline", "intro line", "lede", "deck")),
     ("tag", ("tag", "tags", "chip", "chips", "badge", "badges", "pill", "pills", "label",
@@ -151,9 +152,18 @@ SLOT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("caption", ("caption", "captions", "captioned")),
     ("field", ("placeholder", "input", "field", "dropdown", "search bar", "search box")),
     ("quote", ("quote", "testimonial", "pull quote", "pull-quote", "blockquote")),
+    ("attribution", ("attributed to", "attribution", "signed", "credited to", "byline")),
     ("item", ("items", "list", "steps", "step", "cards", "card", "tiles", "tile", "rows", "bullet",
               "bullets", "columns", "column", "entries")),
 )  # fmt: skip
+
+# A word right after a quote that names its slot (“Subscribe” button, “Menu” section).
+SUFFIX_SLOTS: dict[str, str] = {
+    "button": "button", "buttons": "button", "cta": "button", "link": "nav", "links": "nav",
+    "tab": "nav", "tabs": "nav", "chip": "tag", "chips": "tag", "tag": "tag", "tags": "tag",
+    "badge": "tag", "badges": "tag", "pill": "tag", "pills": "tag", "section": "title",
+    "band": "title", "panel": "title", "heading": "title", "headline": "title",
+}  # fmt: skip
 
 # Palette roles and the words near a colour that give them (nearest word wins).
 ROLE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -1,0 +1,292 @@
+"""Placing every quoted string of a prompt in its slot (offline planner helper).
+
+Each quote — the judge's short ones (2–80 characters) and longer quoted copy alike — goes to the
+section whose sentence holds it, in the slot its wording names: the nearest slot word before it
+("a button reading “Go”"), a slot word right after it ("a “Subscribe” button"), a pair of quotes
+("“Source” with the text “We buy …”" → one card with title and text), or the section kind's
+default. Long copy only ever lands in text slots (paragraphs, card texts, testimonial quotes).
+A testimonial quote becomes an item whose ``text`` is the quote and ``title`` its attribution
+("attributed to “Maya R.”", or an unquoted "— Jamie, 12" right after it).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from mmstudio.plan import SectionItem
+from mmstudio.providers.offline import planner_elements as element_rules
+from mmstudio.providers.offline import prompt_text as pt
+from mmstudio.providers.offline import vocabulary as vocab
+from mmstudio.providers.offline.planner_sections import Draft
+
+_LIST_GAP = re.compile(r"^[\s,;:.]*(?:(?:and|or|then|&|plus)\b)?[\s,]*$", re.I)
+_PAIR_GAP = re.compile(
+    r"^[”\"]?\s*[,:]?\s*(?:(?:with|and|has|having|plus|followed by|carrying)\s+)?"
+    r"(?:(?:the|a|an|its)\s+)?(?:(?:short|small|brief|one-line|single|supporting)\s+)?"
+    r"(?:text|description|copy|body(?:\s+text)?|blurb|line|sentence|subtext|note|details?)"
+    r"\s*(?:reading|that reads|which reads|saying)?\s*:?\s*[“\"]?$"
+    r"|^[”\"]?\s*(?:—|–|--|:)\s*[“\"]?$",
+    re.I,
+)
+_SUFFIX = re.compile(
+    r"^[”\"]?(?:(?:\s*,\s*|\s+and\s+|\s+or\s+)[“\"][^”\"\n]{1,80}[”\"])*\s*"
+    r"(?:(?!(?:with|and|or|in|on|of|the|a|an|to|for|is|are)\b)[\w-]+\s+)?([\w-]+)\b",
+    re.I,
+)
+_CITE = re.compile(
+    r"^[”\"]?\s*,?\s*(?:—|–|--|-)\s*([A-Z][\w.’' ]{1,40}?(?:,\s*[\w’' ]{1,30}?)?)"
+    r"(?=\s*[.;)(]|\s+(?:and|with|next|beside|in|set|appears|below|under)\b|$)"
+)
+_TITLED = re.compile(r"\b(?:titled|headed|called|labell?ed)\s*:?\s*[“\"]?$", re.I)
+_TEXT_SLOTS = ("subtitle", "item", "quote", "caption", "paragraph", "pair", "attribution")
+_NOT_PAIRED = ("nav", "button", "kpi", "field", "brand")
+_QUOTE_HOMES = ("testimonials", "content")
+
+
+@dataclass
+class Candidate:
+    """One quote with the section draft, slot and sentence it goes to; ``text`` is the second
+    quote of a title + text pair ("“Source” with the text “…”")."""
+
+    quote: pt.Quote
+    draft: Draft
+    slot: str
+    explicit: bool
+    unit: pt.Unit
+    text: str = ""
+
+
+def place_quotes(
+    prose: str, units: list[pt.Unit], drafts: list[Draft], global_units: list[pt.Unit]
+) -> None:
+    """Put every quoted string of the prose into the slot of the section (or element) that the
+    prompt places it in. Quotes of global sentences land in the first body section."""
+    placed: set[str] = {_key(d.first("title")) for d in drafts[:1]}
+    shown: dict[int, str] = {}  # per section, the quotes placed so far (normalised, joined)
+    for c in _best_occurrences(_candidates(prose, units, drafts), placed):
+        key = _key(c.quote.text)
+        if key in shown.get(id(c.draft), "") and c.text:
+            c = _text_only(c)  # under the heading “01 Climate” shown above: “Micro-climate …”
+            key = _key(c.quote.text)
+        elif key in shown.get(id(c.draft), ""):
+            continue  # “Creative” inside the headline “Level Up Your Creative Superpowers.”
+        shown[id(c.draft)] = shown.get(id(c.draft), "") + "\n" + key
+        _put(c, prose)
+
+
+def _candidates(prose: str, units: list[pt.Unit], drafts: list[Draft]) -> list[Candidate]:
+    """Every quote of the prose with its draft and slot, in prose order (pairs joined)."""
+    owner = {u.start: d for d in drafts for u in d.units}
+    starts = [u.start for u in units]
+    body = next((d for d in drafts if d.kind not in ("header", "footer")), drafts[-1])
+    quotes = pt.find_all_quotes(prose)
+    pairs = _pairs(prose, quotes)
+    previous: tuple[int, tuple[str, bool] | None] = (-1, None)
+    found: list[Candidate] = []
+    for index, quote in enumerate(quotes):
+        if index in pairs.values():
+            continue
+        unit = units[max(bisect.bisect_right(starts, quote.start) - 1, 0)]
+        draft = owner.get(unit.start)
+        if draft is None and quote.text.strip(" ,.") in vocab.NAMED_FONTS:
+            continue  # a font name in a page-level sentence is a typography hint, not copy
+        gap = prose[previous[0] : quote.start] if 0 <= quote.start - previous[0] <= 40 else "x"
+        run = previous[1] if _LIST_GAP.match(gap) else None
+        prefix = pt.blank_quotes(prose[unit.start : quote.start])
+        slot, explicit = run or _slot(prefix, (draft or body).kind, quote.text, prose, quote.end)
+        if draft is None:  # page-level sentence: a chip of the first body section
+            draft, slot, explicit = body, "tag", True
+        text = quotes[pairs[index]].text if index in pairs and slot not in _NOT_PAIRED else ""
+        slot = "pair" if text else slot
+        previous = (quotes[pairs[index]].end if text else quote.end, (slot, explicit))
+        found.append(Candidate(quote, draft, _long_slot(slot, quote), explicit, unit, text))
+    return found
+
+
+def _text_only(c: Candidate) -> Candidate:
+    """The text half of a pair whose title the section already shows, as a paragraph."""
+    start = c.quote.end + 1
+    return Candidate(
+        pt.Quote(start, start + len(c.text), c.text), c.draft, "paragraph", True, c.unit
+    )
+
+
+def _pairs(prose: str, quotes: list[pt.Quote]) -> dict[int, int]:
+    """``{title index: text index}`` for quote pairs joined by "with the text" / "—" / ":"."""
+    pairs: dict[int, int] = {}
+    for index in range(len(quotes) - 1):
+        first, second = quotes[index], quotes[index + 1]
+        if index in pairs.values() or len(first.text) > 60 or len(second.text) < 12:
+            continue
+        if _PAIR_GAP.match(prose[first.end - 1 : second.start + 1]):
+            pairs[index] = index + 1
+    return pairs
+
+
+def _long_slot(slot: str, quote: pt.Quote) -> str:
+    """Quoted copy over 80 characters only goes to a text slot (a paragraph by default)."""
+    if len(quote.text) <= 80 or not slot or slot in _TEXT_SLOTS:
+        return slot
+    return "paragraph"
+
+
+def _best_occurrences(candidates: list[Candidate], placed: set[str]) -> list[Candidate]:
+    """One occurrence per distinct quote, in prose order: the first one, unless a later one
+    names it explicitly as a title ("a card titled “Today’s Tasks”")."""
+    best: dict[str, int] = {}
+    for index, c in enumerate(candidates):
+        key = _key(c.quote.text) + ("\n" + _key(c.text) if c.text else "")
+        if key in placed:
+            continue
+        chosen = candidates[best[key]] if key in best else None
+        titled = c.slot == "title" and c.explicit and _TITLED.search(quote_prefix(c.quote, c.unit))
+        if chosen is None or (titled and chosen.slot != "title"):
+            best[key] = index
+    return [candidates[i] for i in sorted(best.values())]
+
+
+def quote_prefix(quote: pt.Quote, unit: pt.Unit) -> str:
+    """Up to 40 characters of the quote's sentence before its opening quote mark (and it)."""
+    return unit.text[max(0, quote.start - unit.start - 40) : quote.start - unit.start + 1]
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def _slot(prefix: str, kind: str, text: str, prose: str, end: int) -> tuple[str, bool]:
+    """``(slot, explicit)`` for a quote: a button / link / tag word right after it, else the
+    nearest slot word before it in its sentence (explicit), else a word after it naming a
+    heading, else the section kind's default or a guess by length (not explicit)."""
+    after = _SUFFIX.match(prose[end - 1 : end + 160])
+    suffix = vocab.SUFFIX_SLOTS.get(after.group(1).lower()) if after else None
+    if suffix and suffix != "title":
+        return suffix, True
+    found = _prefix_slot(prefix[-90:], kind)
+    if found[1] or suffix is None:
+        return found
+    return suffix, True
+
+
+def _prefix_slot(tail: str, kind: str) -> tuple[str, bool]:
+    """The slot the words before a quote name (see :func:`_slot`)."""
+    if re.search(
+        r"\b(?:titled|called|named|headed|heading|headline)(?:\s+(?:that\s+)?(?:reads?|"
+        r"says|is))?\s*:?\s*$",
+        tail,
+        re.I,
+    ):
+        return "title", True
+    if re.search(
+        r"\b(?:card|panel|widget|section|module|box|column)\s+(?:labeled|labelled)\s*$", tail, re.I
+    ):
+        return "title", True
+    if re.search(r"(?:^|[,;.]\s*)(?:body |its )?(?:text|copy|description)\s*:\s*$", tail, re.I):
+        return "paragraph", True
+    hits = pt.keyword_hits(tail, vocab.SLOT_WORDS)
+    if hits and hits[-1][1] != "item":
+        return hits[-1][1], True
+    if hits and kind not in ("testimonials", "header", "footer", "sidebar", "stats"):
+        return "item", False
+    return "", False
+
+
+def _by_kind(kind: str, text: str) -> str:
+    """The default slot of a quote no wording places, by section kind and length."""
+    words = len(text.split())
+    if kind in ("header", "footer", "sidebar") and words <= 4:
+        return "tag" if text.rstrip()[-1:] in ".!?" else "nav"
+    defaults = {
+        "stats": "kpi",
+        "pricing": "item",
+        "team": "item",
+        "timeline": "item",
+        "features": "item",
+        "gallery": "item",
+        "form": "field",
+        "table": "item",
+    }
+    if words > 9 or (words > 5 and text.rstrip()[-1:] in ".!?"):
+        return "quote" if kind == "testimonials" else "paragraph"
+    return defaults.get(kind, "heading")
+
+
+def _put(c: Candidate, prose: str) -> None:
+    """Place one quote into its draft (or the draft's element) according to its slot."""
+    draft, slot, text = c.draft, c.slot or _by_kind(c.draft.kind, c.quote.text), c.quote.text
+    if draft.kind == "stats" and slot in ("tag", "item", "heading", "paragraph"):
+        slot = "kpi"
+    element = element_rules.element_at(draft.elements, c.unit, c.quote.start)
+    if element is not None and element_rules.claims(element, slot, c.explicit, c.quote):
+        return
+    if slot == "pair":
+        draft.add("items", SectionItem(title=text, text=c.text))
+    elif slot in ("nav", "button"):
+        chrome = draft.kind in ("header", "footer", "sidebar")
+        draft.add("nav_items" if slot == "nav" and chrome else "buttons", text)
+    elif slot == "brand":
+        _put_brand(draft, text)
+    elif slot in ("title", "subtitle"):
+        plural = "headings" if slot == "title" else "paragraphs"
+        draft.add(slot if not draft.first(slot) else plural, text)
+    elif slot == "quote" and _holds_quotes(draft, c.unit):
+        cite = _CITE.match(prose[c.quote.end - 1 : c.quote.end + 80])
+        draft.add("items", SectionItem(text=text, title=cite.group(1).strip() if cite else ""))
+    elif slot == "attribution":
+        _put_attribution(draft, text)
+    else:
+        _put_plain(draft, slot, text, prose, c.quote.end)
+
+
+def _put_plain(draft: Draft, slot: str, text: str, prose: str, end: int) -> None:
+    """Tags, KPIs, form fields, card titles, paragraphs and headings."""
+    if slot == "tag":
+        draft.add("tags", text)
+    elif slot == "kpi":
+        draft.add("items", SectionItem(label=text, value=_value_after(prose, end)))
+    elif slot == "field":
+        draft.add("items", SectionItem(label=text, meta="field"))
+    elif slot == "item":
+        draft.add("items", SectionItem(title=text) if len(text) <= 60 else SectionItem(text=text))
+    elif slot in ("paragraph", "quote", "caption", "attribution"):
+        draft.add("paragraphs", text)
+    else:
+        draft.add("headings", text)
+
+
+def _holds_quotes(draft: Draft, unit: pt.Unit) -> bool:
+    """True when a quote in ``unit`` is a testimonial card of ``draft`` (not a pull quote)."""
+    talks = pt.has_word(pt.blank_quotes(unit.text), ("testimonial", "testimonials", "review"))
+    return draft.kind in _QUOTE_HOMES or talks
+
+
+def _put_brand(draft: Draft, text: str) -> None:
+    """A wordmark / logo text: the brand of a header, footer or sidebar (replacing the page
+    title the header was given by default), else an ordinary title."""
+    chrome = draft.kind in ("header", "footer", "sidebar")
+    if chrome and (draft.default_title or not draft.first("title")):
+        draft.slots["title"] = [text, *draft.slots.get("title", [])[1:]]
+        draft.default_title = False
+    elif not draft.first("title"):
+        draft.add("title", text)
+    else:
+        draft.add("headings", text)
+
+
+def _put_attribution(draft: Draft, text: str) -> None:
+    """ "attributed to “Maya R.”": the cite of the last testimonial quote without one."""
+    items = [i for i in draft.slots.get("items", []) if i.text and not i.title]
+    if items:
+        items[-1].title = text
+    else:
+        draft.add("paragraphs", text)
+
+
+def _value_after(prose: str, end: int) -> str:
+    """A KPI value written right after its label: “Daily Active Players” (show 2,000,000)."""
+    match = re.match(
+        r"\s*\((?:show(?:ing)?|e\.g\.,?|value:?)?\s*([^)]{1,24})\)", prose[end : end + 40]
+    )
+    return match.group(1).strip() if match else ""
