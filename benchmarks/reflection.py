@@ -63,7 +63,9 @@ async def run_bench(out: Path, limit: int | None, rounds: int) -> list[dict]:
     rows = []
     for row in read_prompts(DATA / "bench" / "mm_webgen_dev.jsonl", limit):
         made = await new_project(out / "bench" / row["id"], row["prompt"], rounds=0)
-        rows.append({"set": "bench", "id": row["id"], **await reflect_project(made.project, rounds)})
+        rows.append(
+            {"set": "bench", "id": row["id"], **await reflect_project(made.project, rounds)}
+        )
         _print(rows[-1])
     return rows
 

@@ -235,16 +235,37 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from mmstudio.studio.bench import run_bench
+    from mmstudio.studio.bench import BenchOptions, run_bench
 
+    def num(value: float | None) -> str:
+        return "-" if value is None else f"{value:.2f}"
+
+    options = BenchOptions(
+        provider=args.provider,
+        rounds=args.rounds,
+        evaluate=not args.no_evaluate,
+        jobs=max(1, args.jobs),
+        concurrency=args.concurrency,
+        settings=settings_from_args(args) if args.provider == "openai" else None,
+    )
     progress = _Progress(not (args.json or args.quiet))
     result = _run(
-        run_bench(Path(args.prompts), Path(args.output), limit=args.limit, progress=progress)
+        run_bench(
+            Path(args.prompts),
+            Path(args.output),
+            limit=args.limit,
+            options=options,
+            progress=progress,
+            figures=not args.no_figures,
+        )
     )
+    seconds, overall = result["seconds"], result["scores"]["overall"]
     text = (
-        f"{result['count']} prompts, median {result['median_seconds']:.2f} s per prompt, "
-        f"quoted strings {result['median_quoted']:.2f}, hex colours {result['median_hex']:.2f} "
-        f"(medians); details in {result['results']}"
+        f"{result['finished']}/{result['prompts']} prompts finished ({result['failed']} failed), "
+        f"median {num(seconds['median'])} s per prompt (max {num(seconds['max'])}); overall "
+        f"{num(overall['before']['median'])} → {num(overall['after']['median'])} (medians); "
+        f"quoted strings {num(result['fidelity']['quoted']['median'])}, hex colours "
+        f"{num(result['fidelity']['hex']['median'])}\n  summary: {result['files']['md']}"
     )
     _emit(args, result, text)
     return 0
@@ -255,6 +276,24 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
     project = Path(args.project) if args.project else None
     return run(project, Path(args.screenshot) if args.screenshot else None)
+
+
+def cmd_feedback(args: argparse.Namespace) -> int:
+    from mmstudio.studio.feedback import feedback_project
+
+    annotations = Path(args.annotations) if args.annotations else None
+    result = _run(feedback_project(Path(args.project), args.text, annotations)).as_dict()
+    lines = [f"turn {result['turn']} ({result['route']}) → version {result['version']}"]
+    lines += [f"  {m}" for m in result["marks"]]
+    for verdict in result["verdicts"]:
+        mark = {True: "pass", False: "FAIL", None: "  — "}[verdict["passed"]]
+        lines.append(f"  {mark}  {verdict['requirement']}: {verdict['detail']}")
+    for event in result["forgetting"]:
+        state = "repaired" if event["repaired"] else "NOT repaired"
+        lines.append(f"  forgot {event['requirement']}: {event['detail']} ({state})")
+    lines += [f"  not applied: {line}" for line in result["not_applied"]]
+    _emit(args, result, "\n".join(lines))
+    return 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -334,11 +373,26 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("prompts", help="JSONL file of {id, prompt} lines")
     p.add_argument("-o", "--output", required=True, help="folder for the projects and results")
     p.add_argument("--limit", type=int, default=None, help="only the first N prompts")
+    p.add_argument("--jobs", type=int, default=1, help="prompts run at once (default 1)")
+    p.add_argument("--provider", choices=PROVIDERS, default="offline", help="designer to use")
+    p.add_argument(
+        "--rounds", type=_rounds, default=3, help="reflection rounds per prompt (3; 0: none)"
+    )
+    p.add_argument("--concurrency", type=int, default=2, help="assets made at once per prompt")
+    p.add_argument("--no-evaluate", action="store_true", help="skip rendering and scoring")
+    p.add_argument("--no-figures", action="store_true", help="write summary.md without PNGs")
+    add_provider_arguments(p)
 
 
 def _gui_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("project", nargs="?", help="project folder to open")
     p.add_argument("--screenshot", help="save the window as this PNG once loaded, then quit")
+
+
+def _feedback_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("project", help="project folder")
+    p.add_argument("--text", required=True, help="the instruction, in words")
+    p.add_argument("--annotations", help="annotation JSON (vector shapes in page px)")
 
 
 def _no_args(p: argparse.ArgumentParser) -> None:
@@ -361,6 +415,7 @@ _COMMANDS: list[tuple[str, Callable[[argparse.Namespace], int], str, Callable]] 
     ("redo", cmd_redo, "redo the version last undone", _project_arg),
     ("bench", cmd_bench, "run the generator over a JSONL file of prompts", _bench_args),
     ("gui", cmd_gui, "open the desktop app (optionally on a project)", _gui_args),
+    ("feedback", cmd_feedback, "apply one feedback turn (text + annotations)", _feedback_args),
     (
         "doctor",
         cmd_doctor,

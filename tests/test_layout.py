@@ -81,7 +81,8 @@ def plan_texts(plan: DesignPlan) -> list[str]:
         texts += [s.title, s.subtitle, s.eyebrow, *s.headings, *s.paragraphs]
         texts += [*s.buttons, *s.nav_items, *s.tags]
         for item in s.items:
-            texts += [item.title, item.text, item.value, item.label, item.meta]
+            meta = "" if item.meta == "field" else item.meta  # a form field: label + input
+            texts += [item.title, item.text, item.value, item.label, meta]
         if s.table:
             texts += [*s.table.columns, s.table.source]
             texts += [cell_text(c) for row in s.table.rows for c in row]
@@ -322,3 +323,108 @@ def test_dashboard_without_sidebar_uses_header_as_side_column() -> None:
     assert 'class="shell"' in html
     # an untitled chart still gets a visible heading (its alt text)
     assert re.search(rf'class="chart-title">{re.escape(plan.charts[0].alt)}</h[23]>', html)
+
+
+def _image(element_id: str, section: str, width: int = 240, height: int = 240) -> dict:
+    return {
+        "id": element_id,
+        "save_path": f"assets/{element_id}.webp",
+        "context": {"section": section, "role": "portrait"},
+        "prompt": "a smiling customer holding a mug",
+        "alt": "A smiling customer",
+        "display_width_px": width,
+        "display_height_px": height,
+        "size": "1024x1024",
+    }
+
+
+def test_testimonial_is_a_blockquote_with_cite_beside_its_portrait() -> None:
+    data = _tiny_plan()
+    data["sections"].append(
+        {
+            "id": "testimonials",
+            "kind": "testimonials",
+            "items": [{"text": "The best ritual.", "title": "Maya R.", "label": "Subscriber"}],
+            "element_ids": ["quote_portrait"],
+        }
+    )
+    data["images"] = [_image("quote_portrait", "testimonials")]
+    plan = DesignPlan.model_validate(data)
+    html = render_page(plan)
+    assert slot_problems(plan, html) == []
+    card = re.search(r'<li class="card quote with-portrait">(.*?)</li>', html, re.S)
+    assert card, "the quote card holds its portrait"
+    body = card.group(1)
+    assert 'data-mm-id="quote_portrait"' in body
+    assert "<blockquote" in body and "<p>The best ritual.</p></blockquote>" in body
+    assert "<cite>Maya R.</cite>" in body and "Subscriber" in body
+    assert "--portrait-w: 240px;" in body
+    assert missing_texts(plan, html) == []
+
+
+def test_dark_section_background_gets_light_text() -> None:
+    data = _tiny_plan()
+    data["layout"]["palette"] = [
+        {"role": "background", "hex": "#fbf6ee"},
+        {"role": "text", "hex": "#2b1d14"},
+        {"role": "primary", "hex": "#d9642b"},
+    ]
+    data["sections"].append(
+        {"id": "footer", "kind": "footer", "buttons": ["Subscribe"], "background": "#2b1d14"}
+    )
+    html = render_page(DesignPlan.model_validate(data))
+    rule = dict(re.findall(r'\[data-mm-section="(\w+)"\] \{([^}]*)\}', html))["footer"]
+    assert "--bg: var(--color-text)" in rule  # the planned hex, through its palette variable
+    assert "--text: var(--color-background)" in rule  # cream text on the espresso footer
+    footer = re.search(r"<footer.*?</footer>", html, re.S).group()
+    assert re.search(r'<a class="button button-primary" href="#\w+">Subscribe</a>', footer)
+
+
+def test_header_shows_its_brand_only() -> None:
+    data = _tiny_plan()
+    data["title"] = "Ember & Oak Coffee Roasters"
+    data["sections"].insert(0, {"id": "header", "kind": "header", "title": "EMBER & OAK"})
+    html = render_page(DesignPlan.model_validate(data))
+    header = re.search(r"<header.*?</header>", html, re.S).group()
+    assert "EMBER &amp; OAK" in header and "Coffee Roasters" not in header
+
+
+def test_chart_alt_is_its_label_and_a_repeated_title_is_not_repeated() -> None:
+    data = _tiny_plan(title="Flavour Notes", element_ids=["chart_notes"])
+    data["charts"] = [
+        {
+            "id": "chart_notes",
+            "save_path": "assets/chart_notes.html",
+            "context": {"section": "hero", "role": "bar chart"},
+            "prompt": "a bar chart",
+            "title": "Flavour Notes",
+            "alt": "Bar chart: Flavour Notes — Sweetness, Acidity",
+            "display_width_px": 720,
+            "display_height_px": 360,
+            "source_data": {"columns": ["Origin", "Body"], "rows": [["Guji", 5]]},
+        }
+    ]
+    html = render_page(DesignPlan.model_validate(data))
+    assert 'aria-label="Bar chart: Flavour Notes — Sweetness, Acidity"' in html
+    assert 'class="chart-title"' not in html  # the section's h1 already says "Flavour Notes"
+    assert "color-scheme: normal" in html  # no white canvas behind charts on dark pages
+
+
+def test_media_and_cards_follow_the_prompt_order() -> None:
+    data = _tiny_plan(
+        description="Three cards: “Source” with the text “A”. Beneath the cards is a photo of "
+        "steam from a cup.",
+        items=[{"title": "Source", "text": "A"}],
+        element_ids=["hero_photo"],
+    )
+    data["images"] = [_image("hero_photo", "hero", 640, 360)]
+    data["images"][0]["prompt"] = "Beneath the cards is a photo of steam from a cup."
+    html = render_page(DesignPlan.model_validate(data))
+    assert html.index("Source</h") < html.index('data-mm-id="hero_photo"')
+
+
+def test_form_fields_are_inputs() -> None:
+    data = _tiny_plan(items=[{"label": "you@example.com", "meta": "field"}])
+    html = render_page(DesignPlan.model_validate(data))
+    assert 'placeholder="you@example.com"' in html and "<input" in html
+    assert ">field<" not in html

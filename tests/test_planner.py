@@ -291,3 +291,133 @@ def test_more_sections_and_elements_than_a_plan_holds_are_capped() -> None:
     assert len(plan.sections) == 60 and plan.sections[-1].kind == "footer"
     assert len(plan.images) == 60 and len(plan.charts) == 40
     assert "Part 119" in plan.model_dump_json()  # folded into the last section, not dropped
+
+
+DEMO = Path(__file__).resolve().parents[1] / "resources" / "demo" / "prompt.txt"
+
+
+@pytest.fixture(scope="module")
+def demo() -> DesignPlan:
+    return plan_from_prompt(DEMO.read_text(encoding="utf-8"))
+
+
+def test_long_quoted_copy_lands_in_the_plan(demo: DesignPlan) -> None:
+    hero = demo.section("hero")
+    assert hero.paragraphs[0].startswith("Every bag is roasted to order in our brick-walled")
+    assert hero.paragraphs[0].endswith("the way the farmer intended.")
+
+
+def test_every_long_quote_of_the_bench_is_placed(bench: dict[str, str]) -> None:
+    from mmstudio.providers.offline import prompt_text as pt
+
+    for prompt_id, prompt in bench.items():
+        longs = [q.text for q in pt.find_long_quotes(prompt.split("### Dataset")[0])]
+        text = normalise(" \n ".join(_strings(plan_from_prompt(prompt).model_dump())))
+        missing = [q[:40] for q in longs if normalise(q) not in text]
+        assert not missing, (prompt_id, missing)
+
+
+def test_named_cards_become_title_and_text_items(demo: DesignPlan) -> None:
+    steps = next(s for s in demo.sections if s.title == "How We Roast")
+    assert [(i.title, i.text[:20]) for i in steps.items] == [
+        ("Source", "We buy directly from"),
+        ("Roast", "Each batch is profil"),
+        ("Rest", "Beans rest for three"),
+    ]
+    assert steps.layout == "grid" and not steps.paragraphs
+
+
+def test_pair_with_label_and_description() -> None:
+    plan = plan_from_prompt(
+        "Design a research site called “Quiet Lab”.\n\nNext, a programs section titled "
+        "“Programs”. The first program: label “Program 01”, title “Resonant Studios.” The "
+        "description in 14px sans: “A series of interventions in creative spaces.”"
+    )
+    items = [i for s in plan.sections for i in s.items]
+    assert [(i.label, i.title, i.text) for i in items] == [
+        ("Program 01", "Resonant Studios.", "A series of interventions in creative spaces.")
+    ]
+
+
+def test_inline_chart_numbers_become_the_chart_table(demo: DesignPlan) -> None:
+    (chart,) = demo.charts
+    data = chart.source_data
+    assert data.columns == ["Origin", "Sweetness", "Acidity", "Body"]
+    assert data.rows == [
+        ["Ethiopia Guji", 8, 9, 5],
+        ["Colombia Huila", 7, 6, 7],
+        ["Guatemala Antigua", 6, 5, 8],
+    ]
+    assert not data.synthesized and chart.attributes.chart_type == "grouped-bar"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "rows"),
+    [
+        ("a donut chart of workouts: Cardio: 12, Strength: 30 and Yoga: 8.", [12, 30, 8]),
+        ("a bar chart where Reading at 45%, Writing at 70% and Math at 90%.", [45, 70, 90]),
+    ],
+)
+def test_inline_label_value_lists_feed_a_chart(sentence: str, rows: list[int]) -> None:
+    plan = plan_from_prompt(f"Design a dashboard called “Pulse”.\n\nNext, add {sentence}")
+    (chart,) = plan.charts
+    assert [r[1] for r in chart.source_data.rows] == rows
+    assert not chart.source_data.synthesized
+
+
+def test_section_colour_and_buttons_after_their_text(demo: DesignPlan) -> None:
+    footer = demo.sections[-1]
+    assert footer.kind == "footer" and footer.background == "#2b1d14"
+    assert footer.buttons == ["Subscribe"] and "Subscribe" not in footer.nav_items
+
+
+def test_wordmark_is_the_header_brand(demo: DesignPlan) -> None:
+    header = demo.sections[0]
+    assert header.title == "EMBER & OAK"
+    assert demo.title == "Ember & Oak Coffee Roasters"
+    assert "Ember & Oak Coffee Roasters" not in header.headings
+
+
+def test_size_and_aspect_words(demo: DesignPlan) -> None:
+    portrait = next(i for i in demo.images if i.context.role == "portrait")
+    assert portrait.size == "1024x1024"
+    assert portrait.display_width_px == portrait.display_height_px <= 300
+    plan = plan_from_prompt(
+        "Design a page called “Harbor”.\n\nBelow the header, a hero section with a full-width "
+        "16:9 photo of boats.\n\nNext, a gallery section with a tall photo of a lighthouse."
+    )
+    wide, tall = plan.images
+    assert wide.size == "1536x1024" and wide.display_width_px == plan.layout.max_width_px
+    assert wide.display_width_px * 9 == wide.display_height_px * 16
+    assert tall.size == "1024x1536" and tall.display_height_px > tall.display_width_px
+
+
+def test_testimonial_quote_and_attribution(demo: DesignPlan) -> None:
+    quotes = demo.section("testimonials")
+    (item,) = quotes.items
+    assert item.text == "The best morning ritual I have ever subscribed to."
+    assert item.title == "Maya R., subscriber since 2021"
+    assert not quotes.paragraphs and quotes.element_ids
+
+
+def test_captions_only_from_caption_wording(demo: DesignPlan) -> None:
+    assert all(not e.caption for e in demo.elements())
+    charts = next(s for s in demo.sections if s.kind == "charts")
+    assert charts.paragraphs == [
+        "Scores come from our weekly cupping sessions with the whole roasting team."
+    ]
+    plan = plan_from_prompt(
+        "Design a page called “Bench”.\n\nBelow the header, a hero section holds a photo of a "
+        "workbench with tools. Below the hero image, a caption reads: “Plate 01: Bench surface.”"
+    )
+    (image,) = plan.images
+    assert image.caption == "Plate 01: Bench surface."
+    assert "Plate 01" not in image.alt
+
+
+def test_demo_plans_quickly() -> None:
+    prompt = DEMO.read_text(encoding="utf-8")
+    plan_from_prompt(prompt)
+    start = time.process_time()
+    plan_from_prompt(prompt)
+    assert time.process_time() - start < 0.1

@@ -13,7 +13,7 @@ from refine_fixtures import project_from, requires_browser
 
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
-from mmstudio.refine import route
+from mmstudio.refine import RefineInput, Target, propose, route
 from mmstudio.refine.context import fitted_slot
 from mmstudio.refine.local import closest_size, compact_option
 from mmstudio.report import Issue, Report
@@ -146,7 +146,10 @@ async def test_local_chart_rebuild_and_image_regenerate(renderer, cases: Path, t
     assert {"chart-overflow", "palette-drift"} <= {i.code for i in before.issues}
     hero_before = (project.site_dir / "assets/hero.png").read_bytes()
     outcomes = await service.refine("local")
-    assert {(o.element, o.outcome) for o in outcomes} >= {("visits_chart", "accepted")}
+    assert {(o.element, o.outcome) for o in outcomes} == {
+        ("visits_chart", "accepted"),
+        ("hero_image", "accepted"),
+    }
     after = project.read_report()
     assert "chart-overflow" not in {i.code for i in after.issues}
     assert after.scores.overall >= before.scores.overall
@@ -155,10 +158,10 @@ async def test_local_chart_rebuild_and_image_regenerate(renderer, cases: Path, t
     option = json.loads((project.site_dir / "assets/visits_chart.json").read_text())
     assert "title" not in option and option["grid"]["containLabel"]
     image = next(o for o in outcomes if o.element == "hero_image")
-    if image.outcome == "accepted":  # regenerated with the page palette: the drift is gone
-        assert (project.site_dir / "assets/hero.png").read_bytes() != hero_before
-        assert ("palette-drift", "hero_image") not in {(i.code, i.element) for i in after.issues}
-        assert Image.open(project.site_dir / "assets/hero.png").size == (1536, 1024)
+    assert image.outcome == "accepted"  # regenerated with the page palette: the drift is gone
+    assert (project.site_dir / "assets/hero.png").read_bytes() != hero_before
+    assert ("palette-drift", "hero_image") not in {(i.code, i.element) for i in after.issues}
+    assert Image.open(project.site_dir / "assets/hero.png").size == (1536, 1024)
 
 
 @requires_browser
@@ -209,7 +212,7 @@ async def test_reflection_loop_fixes_context_and_global_and_stops(renderer, case
         ("global", "accepted"),
     }
     levels = [v.level for v in project.history.list()]
-    assert levels == [None, "context", "global", "round"]
+    assert levels == [None, "context", "global"]
     assert result.kept == project.manifest.head
 
 
@@ -239,4 +242,69 @@ async def test_loop_stops_when_a_round_gains_nothing(tmp_path):
     assert result.stopped == "a round gained nothing" and result.rounds == 1
     assert [a.outcome for a in project.history.attempts()] == ["reverted"]
     assert "data-mm-patch" not in (project.site_dir / "index.html").read_text()
-    assert Project.open(project.root).manifest.head is None  # nothing was committed
+    versions = Project.open(project.root).history.list()
+    assert [v.summary for v in versions] == ["Before refinement"]  # the revert added nothing
+
+
+async def test_local_video_regenerates_webm_and_adds_its_source(tmp_path):
+    plan = _plan(
+        sections=[
+            {"id": "hero", "kind": "hero", "element_ids": ["hero_image", "loop"]},
+            {"id": "stats", "kind": "charts", "element_ids": ["visits_chart"]},
+        ],
+        videos=[
+            {
+                "id": "loop",
+                "save_path": "assets/loop.webm",
+                "poster_path": "assets/loop.png",
+                "context": {"section": "hero", "role": "background"},
+                "prompt": "waves",
+                "display_width_px": 640,
+                "display_height_px": 360,
+            }
+        ],
+    )
+    video = '<video data-mm-id="loop" src="assets/loop.mp4"></video>'
+    html = f"<html><head></head><body>{video}</body></html>"
+    issue = Issue(
+        id="1", element="loop", dimension="video", level="local", code="video-format", message="m"
+    )
+    report = Report(
+        issues=[issue], elements=[{"id": "loop", "kind": "video", "path": "assets/loop.mp4"}]
+    )
+    inp = RefineInput("local", "loop", [issue], report, plan, tmp_path, html)
+    [change] = await propose(Target("local", "loop", [issue]), inp)
+    assert set(change.files) == {"assets/loop.webm", "assets/loop.png"}
+    assert change.files["assets/loop.webm"][:4] == b"\x1a\x45\xdf\xa3"  # EBML: a webm file
+    edited = change.page(html)
+    assert '<video data-mm-id="loop" src="assets/loop.mp4"><source src="assets/loop.webm"' in edited
+    assert change.page(edited) == edited  # applying twice adds nothing
+
+
+def test_verdict_keeps_only_changes_that_gain_and_do_not_score_worse():
+    from mmstudio.refine import Change
+    from mmstudio.refine.verdict import judge
+
+    def report(overall, *issues):
+        return Report(scores={"overall": overall}, issues=list(issues))
+
+    def contrast(code, blocks, severity="major"):
+        return Issue(
+            id=code,
+            dimension="style",
+            level="global",
+            code=code,
+            message="m",
+            severity=severity,
+            evidence={"blocks": blocks},
+        )
+
+    change = Change("global", None, ["low-contrast"], "ink")
+    base = report(0.9, contrast("low-contrast", 3))
+    assert judge(base, report(0.95), change)[0]
+    assert judge(base, report(0.9, contrast("low-contrast-minor", 3, "minor")), change)[0]
+    assert judge(base, report(0.9, contrast("low-contrast", 1)), change)[0]
+    assert not judge(base, report(0.9, contrast("low-contrast", 3)), change)[0]
+    assert "fell" in judge(base, report(0.8), change)[1]
+    worse = report(0.9, contrast("low-contrast", 1), contrast("horizontal-overflow", 1))
+    assert "introduces horizontal-overflow" in judge(base, worse, change)[1]

@@ -137,6 +137,8 @@ class MainWindow(QMainWindow):
             (page_menu, "Evaluate", "Ctrl+R", self.evaluate),
             (page_menu, "History…", "Ctrl+H", self.show_history),
             (page_menu, "Reload Preview", QKeySequence.StandardKey.Refresh, self.preview.reload),
+            (page_menu, "Annotate…", "Ctrl+M", self.annotate),
+            (page_menu, "Sketch…", None, lambda: self.annotate(sketch=True)),
         ]
         for menu, label, shortcut, slot in entries:
             action = QAction(label, self)
@@ -241,6 +243,13 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getSaveFileName(self, "Export the site to a new folder")[0]
         if folder:
             self.session.export(Path(folder))
+
+    def annotate(self, sketch: bool = False):
+        """Draw over a screenshot of the page (or a blank sketch canvas) and send a feedback
+        turn; returns the capture job (None without a project)."""
+        from mmstudio.gui.annotate import open_annotator
+
+        return open_annotator(self, sketch=sketch)
 
     def show_history(self) -> None:
         project = self.session.project

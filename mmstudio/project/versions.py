@@ -178,10 +178,8 @@ class History:
                 " FROM attempts ORDER BY seq"
             ).fetchall()
         keys = ("created_at", "job", "element", "level", "codes", "outcome", "reason", "version")
-        return [
-            Attempt.model_validate({**dict(zip(keys, row, strict=True)), "codes": json.loads(row[4])})
-            for row in rows
-        ]
+        records = [dict(zip(keys, row, strict=True)) for row in rows]
+        return [Attempt.model_validate({**r, "codes": json.loads(r["codes"])}) for r in records]
 
     def list(self) -> list[Version]:
         """All versions, oldest first."""

@@ -10,6 +10,8 @@ Invariants:
 - Installing re-applies the change's page edit to the *latest* ``index.html`` under the lock, so
   element-scoped patches from concurrent jobs compose and none is lost; files are written
   atomically and the version is committed before the lock is released.
+- Cancelling an attempt leaves no partial file: the trial folder is removed, and a write
+  already under way (trial or install) runs to its end before the cancellation goes on.
 - Every attempt ends in an :class:`~mmstudio.refine.model.Outcome` and a row in the project's
   ``attempts`` table: accepted (with its version), reverted (scored worse or gained nothing),
   rejected (failed a guardrail) or skipped (the change does nothing).
@@ -73,7 +75,7 @@ class SiteEditor:
         trial = None
         try:
             async with self.lock:
-                trial, problem = await asyncio.to_thread(self._prepare_trial, change)
+                trial, problem = await _complete(self._prepare_trial, change)
             if problem:
                 outcome = "skipped" if problem.startswith("the change does nothing") else "rejected"
                 return self._record(change, outcome, problem, baseline, job)
@@ -93,7 +95,7 @@ class SiteEditor:
             shutil.rmtree(out_dir, ignore_errors=True)
             return self._record(change, "reverted", reason, baseline, job, report)
         async with self.lock:
-            version, problem = await asyncio.to_thread(self._install, change, report, job)
+            version, problem = await _complete(self._install, change, report, job)
         if problem:
             return self._record(change, "rejected", problem, baseline, job, report)
         return self._record(change, "accepted", reason, baseline, job, report, version)
@@ -162,6 +164,22 @@ class SiteEditor:
             change.level, change.element, change.codes, outcome, reason,
             baseline.scores.overall, after, version, report,
         )  # fmt: skip
+
+
+async def _complete(func, *args):
+    """Run ``func(*args)`` in a worker thread to the end, even when the caller is cancelled
+    meanwhile (the cancellation is re-raised afterwards): a lock holder never lets go while its
+    thread is still writing."""
+    task = asyncio.ensure_future(asyncio.to_thread(func, *args))
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    return task.result()
 
 
 def _link_tree(source: Path, target: Path) -> None:

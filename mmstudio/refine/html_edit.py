@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from urllib.parse import unquote
 
 VOID = {
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -94,13 +95,18 @@ def find(html: str, attr: str, value: str) -> Node | None:
 
 
 def norm_path(src: str) -> str:
-    """A local URL as a site-relative path (``./a/b.png?x`` → ``a/b.png``); "" for other URLs."""
+    """A local URL as a site-relative path of a page at the site's root (``./a/b.png?x`` →
+    ``a/b.png``; ``../`` above the root stays at the root, as URLs resolve); "" for other
+    URLs."""
     if not src or _EXTERNAL.match(src) or re.match(r"^[a-z][a-z0-9+.-]*:", src, re.I):
         return ""
-    src = src.split("#")[0].split("?")[0]
-    while src.startswith("./"):
-        src = src[2:]
-    return src.lstrip("/")
+    parts: list[str] = []
+    for segment in unquote(src.split("#")[0].split("?")[0]).split("/"):
+        if segment == "..":
+            parts = parts[:-1]
+        elif segment not in ("", "."):
+            parts.append(segment)
+    return "/".join(parts)
 
 
 def element_node(html: str, element_id: str, path: str = "") -> Node | None:

@@ -217,7 +217,10 @@ def stand_in(inp: RefineInput, path: str) -> tuple[ImagePlan, DesignPlan]:
     plan = inp.plan or DesignPlan.model_validate(
         {
             "title": "page",
-            "layout": {"palette": _DEFAULT_PALETTE, "typography": {"heading": "serif", "body": "sans"}},
+            "layout": {
+                "palette": _DEFAULT_PALETTE,
+                "typography": {"heading": "serif", "body": "sans"},
+            },
             "sections": [{"id": "page", "kind": "content"}],
         }
     )

@@ -63,18 +63,35 @@ def route(
         if lvl == "global":
             targets += [Target("global", None, chosen)] if chosen else []
             continue
-        for element_id in dict.fromkeys(i.element for i in chosen if i.element):
+        for element_id in dict.fromkeys(i.element for i in _one_per_file(chosen) if i.element):
             targets.append(Target(lvl, element_id, [i for i in chosen if i.element == element_id]))
     return targets
 
 
-async def propose(target: Target, inp: RefineInput) -> Change | None:
-    """The offline refiner of ``target.level`` on ``inp``."""
+def _one_per_file(issues: list[Issue]) -> list[Issue]:
+    """Drop missing/broken-asset issues of a file an earlier issue already names (a page that
+    shows one missing file in many places needs it made once)."""
+    seen, kept = set(), []
+    for issue in issues:
+        path = (
+            issue.evidence.get("path") if issue.code in ("missing-asset", "broken-asset") else None
+        )
+        if path and path in seen:
+            continue
+        seen.add(path)
+        kept.append(issue)
+    return kept
+
+
+async def propose(target: Target, inp: RefineInput) -> list[Change]:
+    """The offline refiner of ``target.level`` on ``inp``: the Changes to try, in order."""
     if target.level == "local":
-        return await local.propose(inp)
-    if target.level == "context":
-        return context.propose(inp)
-    return page_rules.propose(inp)
+        change = await local.propose(inp)
+    elif target.level == "context":
+        change = context.propose(inp)
+    else:
+        return page_rules.propose(inp)
+    return [change] if change is not None else []
 
 
 def measured_issues(report: Report | None) -> int:

@@ -1,7 +1,8 @@
 """The global refiner: layout and style fixes across the page (MM-WebAgent §3.4 "global" level).
 
 Offline rules for the measured page issues: horizontal overflow (culprits capped to the
-viewport), text contrast (the text gets a readable colour against the measured background),
+viewport; below 600 px every box capped and rows allowed to wrap), text contrast (the text and
+its like-placed siblings get a readable colour against the measured background),
 section order against the plan (sibling sections swapped back), text running out of its box
 (allowed to wrap), overlapping text (the overlay put back in flow), blocked external scripts and
 styles (removed), and inconsistent spacing (one vertical rhythm for sections; raised by the judge —
@@ -22,6 +23,13 @@ PAGE_KEY = "page"
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 _TEXT_INKS = ("#111111", "#1d232b", "#ffffff", "#f5f5f5", "#000000")
 SECTION_PADDING = "clamp(32px, 5vw, 64px)"
+# below 600 px wide only (the desktop render is untouched): nothing wider than its container,
+# rows of links and buttons wrap, long words break
+MOBILE_FIT = (
+    "@media (max-width: 600px){body *{max-width:100%!important;min-width:0!important;"
+    "box-sizing:border-box}ul,ol,nav,header,footer,nav *{flex-wrap:wrap!important}"
+    "body{overflow-wrap:anywhere}}"
+)
 
 
 def _owner_sel(issue: Issue) -> str | None:
@@ -30,7 +38,7 @@ def _owner_sel(issue: Issue) -> str | None:
 
 def _overflow(issue: Issue, inp: RefineInput) -> str:
     """Sideways scrolling → culprits capped at their container; media never wider than it."""
-    rules = ["img,video,iframe,canvas,svg{max-width:100%}"]
+    rules = ["img,video,iframe,canvas,svg{max-width:100%}", MOBILE_FIT]
     for sel in issue.evidence.get("culprits") or []:
         extra = (
             "display:block!important;overflow-x:auto!important;" if sel.startswith("table") else ""
@@ -61,7 +69,8 @@ def _contrast(issue: Issue, inp: RefineInput) -> str | None:
     if inp.plan is not None:
         preferred = [c for c in (inp.plan.layout.color("text"),) if c]
     ink = readable_ink(str(background), float(issue.evidence.get("needed") or 4.5), preferred)
-    return f"{sel}{{color:{ink}!important;text-shadow:none!important}}"
+    siblings = re.sub(r":nth-of-type\(\d+\)", "", sel)  # the block's like-placed siblings too
+    return f"{siblings}{{color:{ink}!important;text-shadow:none!important}}"
 
 
 def _spill(issue: Issue, inp: RefineInput) -> str | None:
@@ -121,21 +130,35 @@ def _drop_external(html: str, urls: set[str]) -> str:
     return html
 
 
-def propose(inp: RefineInput) -> Change | None:
-    """One page Change for ``inp.issues`` (None when no rule applies)."""
-    rules, codes, order, urls = [], [], None, set()
+_GROUPS = {"low-contrast-minor": "low-contrast"}
+
+
+def _group(issue: Issue) -> str:
+    code = "inconsistent-spacing" if _is_spacing(issue) else issue.code
+    return _GROUPS.get(code, code)
+
+
+def propose(inp: RefineInput) -> list[Change]:
+    """One page Change per kind of issue in ``inp.issues`` (each is tried on its own, so one
+    rule that does not help never sinks another)."""
+    groups: dict[str, list[Issue]] = {}
     for issue in inp.issues:
-        code = "inconsistent-spacing" if _is_spacing(issue) else issue.code
-        rule = CSS_RULES.get(code)
+        groups.setdefault(_group(issue), []).append(issue)
+    changes = [_group_change(group, issues, inp) for group, issues in groups.items()]
+    return [c for c in changes if c is not None]
+
+
+def _group_change(group: str, issues: list[Issue], inp: RefineInput) -> Change | None:
+    rules, order, urls = [], None, set()
+    for issue in issues:
+        rule = CSS_RULES.get(group)
         css = rule(issue, inp) if rule else None
         if css and css not in rules:
             rules.append(css)
-            codes.append(issue.code)
-        if code == "section-order" and issue.evidence.get("planned"):
-            order, codes = list(issue.evidence["planned"]), [*codes, code]
-        if code == "blocked-request" and issue.evidence.get("urls"):
+        if group == "section-order" and issue.evidence.get("planned"):
+            order = list(issue.evidence["planned"])
+        if group == "blocked-request" and issue.evidence.get("urls"):
             urls |= set(issue.evidence["urls"])
-            codes.append(code)
     if not rules and order is None and not urls:
         return None
     css = "\n".join(rules)
@@ -147,5 +170,5 @@ def propose(inp: RefineInput) -> Change | None:
             html = _drop_external(html, urls)
         return html_edit.set_patch_block(html, PAGE_KEY, css) if css else html
 
-    codes = list(dict.fromkeys(codes))
+    codes = list(dict.fromkeys(i.code for i in issues))
     return Change("global", None, codes, "Page fix: " + ", ".join(codes), page=edit)

@@ -7,7 +7,9 @@ A change is kept only when it does not score worse (MM Studio issue 5) and gains
 - no issue appears on the element (element changes) or on the page (global changes) that the
   baseline did not have — unless the element's own score rose (a missing image painted, now
   merely cropped, is a gain the next round can finish);
-- at least one issue the change addressed is gone, or the score rose.
+- at least one issue the change addressed is gone, the score rose, or what is left of the
+  addressed issues weighs less (severity × text blocks: a contrast fix that mended some of a
+  section's blocks, or turned a major issue into a minor one).
 """
 
 from __future__ import annotations
@@ -16,14 +18,32 @@ from collections import Counter
 
 from mmstudio.report import Report
 
-from .model import Change
+from .model import SEVERITY_RANK, Change
 
 EPS = 1e-6
+# a finding that changes severity keeps its family: "low-contrast" → "low-contrast-minor" is a
+# gain (lighter), not a new issue
+FAMILY = {"low-contrast-minor": "low-contrast", "section-missing-minor": "section-missing"}
+
+
+def _family(code: str) -> str:
+    return FAMILY.get(code, code)
 
 
 def _codes(report: Report, element: str | None, page: bool) -> Counter[str]:
     """Issue codes of one element, or (``page``) of the whole page."""
-    return Counter(i.code for i in report.issues if page or i.element == element)
+    return Counter(_family(i.code) for i in report.issues if page or i.element == element)
+
+
+def _mass(report: Report, change: Change, page: bool) -> float:
+    """How much of what ``change`` addressed is still reported: per issue its severity rank
+    (1–3) times the blocks it covers (``evidence.blocks``, e.g. low-contrast text blocks)."""
+    return sum(
+        SEVERITY_RANK[i.severity] * float(i.evidence.get("blocks") or 1)
+        for i in report.issues
+        if _family(i.code) in {_family(c) for c in change.codes}
+        and (page or i.element == change.element)
+    )
 
 
 def _element_score(report: Report, element: str | None) -> float | None:
@@ -51,9 +71,12 @@ def judge(baseline: Report, trial: Report, change: Change) -> tuple[bool, str]:
         return True, f"the score of {change.element} rose to {a:.2f} (overall {after:.3f})"
     if added:
         return False, f"the change introduces {', '.join(added)}"
-    fixed = [c for c in dict.fromkeys(change.codes) if new[c] < old[c]]
+    fixed = [c for c in dict.fromkeys(map(_family, change.codes)) if new[c] < old[c]]
     if fixed:
         return True, f"fixed {', '.join(fixed)} (overall {before:.3f} → {after:.3f})"
     if after > before + EPS:
         return True, f"overall {before:.3f} → {after:.3f}"
+    old_mass, new_mass = _mass(baseline, change, page), _mass(trial, change, page)
+    if new_mass < old_mass - EPS:
+        return True, f"fewer {', '.join(change.codes)} findings ({old_mass:g} → {new_mass:g})"
     return False, f"no gain: {', '.join(change.codes) or 'the issues'} still reported"

@@ -1,62 +1,178 @@
-"""``mmstudio bench``: generate a project per prompt of a JSONL file and measure each run.
+"""``mmstudio bench``: run the main job over a JSONL file of prompts and summarise the runs.
 
-Each prompt runs on its own (one after another) so the per-prompt seconds are comparable; the
-summary reports medians, never means, since these machines are noisy.
+Layout of the output folder ``DIR``::
+
+    DIR/projects/<id>/      the project made from each prompt
+    DIR/records/<id>.json   what that run made and cost (:mod:`.bench_record`)
+    DIR/summary.json        the aggregate (:mod:`.bench_summary`)
+    DIR/summary.md          the same as a readable page, with figures/*.png (:mod:`.bench_report`)
+
+Resuming: a prompt whose record says ``ok`` for the same provider, rounds and evaluation is
+skipped; a failed prompt, one run with other options, or one whose project exists without a
+record (an interrupted run), is run again from scratch.
+
+Concurrency: with ``jobs`` > 1 up to that many prompts run at once as tasks of one
+``asyncio.TaskGroup`` (bounded by a semaphore); they share the process's one warm browser, whose
+own semaphore caps concurrent renders. Each record is written by its own task to its own file;
+the summary is built only after every task has ended. Times per prompt are comparable only with
+``jobs`` = 1 (the default), since parallel prompts compete for the same cores.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import re
 import shutil
-import statistics
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from mmstudio.pipeline.generate import ProgressCallback, no_progress
 from mmstudio.project import atomic
+from mmstudio.providers.settings import Settings
+from mmstudio.studio.bench_record import failure_record, success_record
 from mmstudio.studio.create import new_project
-from mmstudio.studio.fidelity import measure
 
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class BenchOptions:
+    """How each prompt is run: ``provider`` (offline|openai), ``rounds`` of reflection, whether to
+    ``evaluate`` (render + score), prompts at once (``jobs``) and assets at once per prompt."""
+
+    provider: str = "offline"
+    rounds: int = 3
+    evaluate: bool = True
+    jobs: int = 1
+    concurrency: int = 2
+    settings: Settings | None = None
+
+
 def read_prompts(path: Path, limit: int | None = None) -> list[dict]:
-    """The ``{id, prompt}`` rows of a JSONL file; raises ValueError naming a bad line."""
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    """The ``{id, prompt}`` rows of a JSONL file (the first ``limit``); raises ValueError naming a
+    bad line or a repeated id, FileNotFoundError for a missing file."""
+    rows: list[dict] = []
+    seen: set[str] = set()
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
-            rows.append({"id": str(row["id"]), "prompt": str(row["prompt"])})
+            row = {"id": str(row["id"]), "prompt": str(row["prompt"])}
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise ValueError(f"{path}:{number} is not a {{id, prompt}} JSON line: {exc}") from None
+        if row["id"] in seen:
+            raise ValueError(f"{path}:{number} repeats the id {row['id']!r}")
+        seen.add(row["id"])
+        rows.append(row)
     return rows[:limit] if limit else rows
 
 
-async def _run_one(row: dict, out_dir: Path) -> dict:
-    root = out_dir / row["id"]
-    if (root / "mmstudio.json").exists():
+def slug(prompt_id: str) -> str:
+    """A file-system-safe name for a prompt id."""
+    return re.sub(r"[^\w.-]+", "_", prompt_id).strip("._") or "prompt"
+
+
+def record_path(out_dir: Path, prompt_id: str) -> Path:
+    return out_dir / "records" / f"{slug(prompt_id)}.json"
+
+
+def project_path(out_dir: Path, prompt_id: str) -> Path:
+    return out_dir / "projects" / slug(prompt_id)
+
+
+def read_record(out_dir: Path, prompt_id: str) -> dict | None:
+    """The stored record of a prompt, or None when there is none (or it is unreadable)."""
+    path = record_path(out_dir, prompt_id)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def run_key(options: BenchOptions) -> dict:
+    """What makes two runs of a prompt comparable: provider, reflection rounds, evaluation."""
+    return {"provider": options.provider, "rounds": options.rounds, "evaluate": options.evaluate}
+
+
+def finished(out_dir: Path, prompt_id: str, options: BenchOptions) -> bool:
+    """Whether a previous run with the same :func:`run_key` finished this prompt (its record
+    says ok and its project exists)."""
+    record = read_record(out_dir, prompt_id)
+    if not record or not record.get("ok") or record.get("run") != run_key(options):
+        return False
+    return project_path(out_dir, prompt_id).is_dir()
+
+
+async def run_prompt(row: dict, out_dir: Path, options: BenchOptions) -> dict:
+    """Run the main job on one prompt and store its record; a failure becomes a record (with
+    its reason), never an exception. Cancellation propagates."""
+    root = project_path(out_dir, row["id"])
+    if root.exists():  # left by an interrupted or failed run
         shutil.rmtree(root)
     started = time.perf_counter()
     try:
-        result = await new_project(root, row["prompt"], progress=no_progress)
+        made = await new_project(
+            root, row["prompt"], provider=options.provider, concurrency=options.concurrency,
+            evaluate=options.evaluate, rounds=options.rounds, settings=options.settings,
+        )  # fmt: skip
+        record = success_record(row, made, time.perf_counter() - started)
     except Exception as exc:  # one failing prompt is a result, not the end of the bench
-        log.warning("prompt %s failed: %s", row["id"], exc)
-        return {"id": row["id"], "ok": False, "error": str(exc).splitlines()[0]}
-    seconds = time.perf_counter() - started
-    fidelity = measure(row["prompt"], result.project.site_dir)
-    return {
-        "id": row["id"],
-        "ok": True,
-        "seconds": round(seconds, 3),
-        "timings": result.timings,
-        "quoted": round(fidelity.quote_share, 4),
-        "hex": round(fidelity.colour_share, 4),
-        "missing_quotes": [q for q in fidelity.quotes if q not in fidelity.quotes_found],
-        "assets": len(list(result.plan.elements())),
-    }
+        log.warning(
+            "prompt %s failed: %s", row["id"], exc, exc_info=log.isEnabledFor(logging.DEBUG)
+        )
+        record = failure_record(row, exc, time.perf_counter() - started)
+    record["run"] = run_key(options)
+    atomic.write_json(record_path(out_dir, row["id"]), record)
+    return record
+
+
+class _Tally:
+    """Progress over the prompts: ``[bench n/N] id ok 7.1 s · ▇▇▇░░ · ~3 min left``."""
+
+    def __init__(self, total: int, skipped: int, progress: ProgressCallback) -> None:
+        self.total, self.done, self.progress = total, skipped, progress
+        self.started = time.perf_counter()
+        self.ran = 0
+        if skipped:
+            progress("bench", skipped, total, f"{skipped} prompt(s) already finished, skipped")
+
+    def __call__(self, record: dict) -> None:
+        self.done += 1
+        self.ran += 1
+        left = self.total - self.done
+        eta = (time.perf_counter() - self.started) / self.ran * left
+        state = "ok" if record["ok"] else f"FAILED ({record['error']})"
+        bar = "▇" * round(20 * self.done / self.total)
+        detail = f"{record['id']} {state} {record['seconds']:.1f} s · {bar:░<20} · "
+        detail += f"~{eta / 60:.1f} min left" if left else "done"
+        self.progress("bench", self.done, self.total, detail)
+
+
+async def run_prompts(
+    rows: list[dict], out_dir: Path, options: BenchOptions, progress: ProgressCallback
+) -> list[dict]:
+    """Run every unfinished prompt (``options.jobs`` at once); returns the records of all rows
+    in file order, old and new."""
+    todo = [r for r in rows if not finished(out_dir, r["id"], options)]
+    tally = _Tally(len(rows), len(rows) - len(todo), progress)
+    limit = asyncio.Semaphore(max(1, options.jobs))
+
+    async def one(row: dict) -> None:
+        async with limit:
+            tally(await run_prompt(row, out_dir, options))
+
+    async with asyncio.TaskGroup() as group:
+        for row in todo:
+            group.create_task(one(row))
+    return [read_record(out_dir, r["id"]) or _lost(r) for r in rows]
+
+
+def _lost(row: dict) -> dict:
+    return {"id": row["id"], "ok": False, "seconds": 0.0, "error": "no record was written"}
 
 
 async def run_bench(
@@ -64,26 +180,28 @@ async def run_bench(
     out_dir: Path,
     *,
     limit: int | None = None,
+    options: BenchOptions | None = None,
     progress: ProgressCallback = no_progress,
+    figures: bool = True,
 ) -> dict:
-    """Run every prompt; writes ``out_dir/bench.json`` and returns the summary (medians in s and
-    0–1 shares)."""
+    """Run the prompts of ``prompts`` (JSONL) into ``out_dir`` and write ``summary.json`` and
+    ``summary.md`` (with PNG figures unless ``figures`` is false); returns the summary dict
+    (see :func:`mmstudio.studio.bench_summary.summarise`). Raises ValueError/FileNotFoundError
+    for a bad prompt file; failing prompts are recorded, not raised."""
+    from mmstudio.studio.bench_report import write_report
+    from mmstudio.studio.bench_summary import summarise
+
+    options = options or BenchOptions()
     rows = read_prompts(prompts, limit)
+    if not rows:
+        raise ValueError(f"{prompts} holds no prompts")
+    out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    results = []
-    for number, row in enumerate(rows, start=1):
-        results.append(await _run_one(row, out_dir))
-        progress("bench", number, len(rows), f"prompt {row['id']}")
-    ok = [r for r in results if r["ok"]]
-    summary = {
-        "count": len(results),
-        "failed": len(results) - len(ok),
-        "median_seconds": statistics.median(r["seconds"] for r in ok) if ok else 0.0,
-        "median_quoted": statistics.median(r["quoted"] for r in ok) if ok else 0.0,
-        "min_quoted": min((r["quoted"] for r in ok), default=0.0),
-        "median_hex": statistics.median(r["hex"] for r in ok) if ok else 0.0,
-        "min_hex": min((r["hex"] for r in ok), default=0.0),
-        "results": str(out_dir / "bench.json"),
-    }
-    atomic.write_json(out_dir / "bench.json", {"summary": summary, "prompts": results})
+    started = time.perf_counter()
+    records = await run_prompts(rows, out_dir, options, progress)
+    summary = summarise(records, options, source=str(prompts))
+    summary["wall_seconds"] = round(time.perf_counter() - started, 3)
+    write_report(summary, records, out_dir, figures=figures)
+    atomic.write_json(out_dir / "summary.json", {"summary": summary, "prompts": records})
+    summary["files"] = {"json": str(out_dir / "summary.json"), "md": str(out_dir / "summary.md")}
     return summary

@@ -53,9 +53,14 @@ class RefineService:
         self.editor = SiteEditor(project, evaluator)
 
     async def current_report(self) -> Report:
-        """The project's report; evaluates the site first when there is none."""
+        """The project's report (the site is evaluated first when there is none), with the
+        current state committed, so every refinement can be undone. Committing an unchanged
+        state adds no version."""
         report = self.project.read_report()
-        return report if report is not None else await self.evaluate()
+        report = report if report is not None else await self.evaluate()
+        async with self.editor.lock:
+            self.project.commit("Before refinement")
+        return report
 
     async def evaluate(self) -> Report:
         """Render and score the current site (``report.json`` written, not committed)."""
@@ -67,9 +72,10 @@ class RefineService:
         return report
 
     def submit(self, target: Target, report: Report, instruction: str = "") -> Job:
-        """Start one refiner call as a job (``refine-<level>``); its result is an Outcome."""
+        """Start one refiner call as a job (``refine-<level>``); its result is a list of
+        Outcomes (one per Change tried; empty when no rule applies)."""
 
-        async def run(ctx: JobContext) -> Outcome | None:
+        async def run(ctx: JobContext) -> list[Outcome]:
             return await self._refine(ctx, target, report, instruction)
 
         element = None if target.level == "global" else target.element
@@ -77,7 +83,7 @@ class RefineService:
 
     async def _refine(
         self, ctx: JobContext, target: Target, report: Report, instruction: str
-    ) -> Outcome | None:
+    ) -> list[Outcome]:
         ctx.progress(0.1, f"{target.level} refine of {target.element or 'the page'}")
         html = self.editor.page_path.read_text(encoding="utf-8", errors="surrogateescape")
         inp = RefineInput(
@@ -85,16 +91,20 @@ class RefineService:
             self.editor.read_plan(), self.project.site_dir, html, instruction,
         )  # fmt: skip
         try:
-            change = await propose(target, inp)
+            changes = await propose(target, inp)
         except Exception as exc:
             self._record_failure(ctx.job, target, exc)
             raise
-        if change is None:
-            return None
-        if instruction:
-            change.summary += f" — “{instruction[:200]}”"
-        ctx.progress(0.4, change.summary)
-        return await self.editor.attempt(change, report, job=ctx.job.id)
+        outcomes = []
+        for number, change in enumerate(changes, start=1):
+            if instruction:
+                change.summary += f" — “{instruction[:200]}”"
+            ctx.progress(0.2 + 0.8 * (number - 1) / len(changes), change.summary)
+            outcome = await self.editor.attempt(change, report, job=ctx.job.id)
+            if outcome.outcome == "accepted" and outcome.report is not None:
+                report = outcome.report  # the next change is judged against the new page
+            outcomes.append(outcome)
+        return outcomes
 
     def _record_failure(self, job: Job, target: Target, exc: Exception) -> None:
         reason = (str(exc).splitlines() or [type(exc).__name__])[0]
@@ -110,20 +120,30 @@ class RefineService:
             )
         )
 
-    async def run_targets(self, targets: list[Target], report: Report, instruction="") -> list:
+    async def run_targets(
+        self,
+        targets: list[Target],
+        report: Report,
+        instruction: str = "",
+        *,
+        min_severity: Severity = "minor",
+        element: str | None = None,
+    ) -> list[Outcome]:
         """Run ``targets`` as jobs (element jobs in parallel, the global one after them) and
-        return their outcomes (None where no rule applied, failed jobs left out)."""
+        return every attempt's outcome (failed jobs are left out: their attempt is recorded).
+        When element changes were accepted, the page is evaluated again and the global issues
+        routed afresh (with ``min_severity`` and ``element``) before the global job starts."""
         element_jobs = [self.submit(t, report, instruction) for t in targets if t.element]
         for job in element_jobs:
             await self.jobs.wait(job.id)
         page = [t for t in targets if t.element is None]
         if page and any(_accepted(j) for j in element_jobs):
             report = await self.evaluate()
-            page = route(report, level="global")
+            page = route(report, min_severity=min_severity, level="global", element=element)
         page_jobs = [self.submit(t, report, instruction) for t in page]
         for job in page_jobs:
             await self.jobs.wait(job.id)
-        return [j.result for j in element_jobs + page_jobs if j.state == "done"]
+        return [o for j in element_jobs + page_jobs if j.state == "done" for o in j.result]
 
     async def refine(
         self,
@@ -139,8 +159,23 @@ class RefineService:
         if element is not None and element not in known:
             raise ValueError(f"no element {element!r} in the report of {self.project.root}")
         targets = route(report, min_severity=min_severity, level=level, element=element)
-        outcomes = await self.run_targets(targets, report, instruction)
-        return [o for o in outcomes if o is not None]
+        outcomes = await self.run_targets(
+            targets, report, instruction, min_severity=min_severity, element=element
+        )
+        await self._settle(outcomes, f"Re-evaluated after {level} refinement")
+        return outcomes
+
+    async def _settle(self, outcomes: list[Outcome], summary: str) -> Report:
+        """The report of the site as it now is. Each accepted change wrote the report of its own
+        trial; when several element changes were installed side by side, no trial saw them all,
+        so the page is evaluated again and that report committed. A global change runs alone
+        on the latest page, so its trial report is exact."""
+        accepted = [o for o in outcomes if o.outcome == "accepted"]
+        if len(accepted) <= 1 or accepted[-1].level == "global":
+            return self.project.read_report() or await self.evaluate()
+        report = await self.evaluate()
+        self.project.commit(summary, level="round")
+        return report
 
     async def reflect(self, rounds: int = ROUNDS, min_severity: Severity = "minor") -> Reflection:
         """The reflection loop (see :mod:`mmstudio.refine.loop`); returns what it did."""
@@ -152,14 +187,13 @@ class RefineService:
             if not targets:
                 result.stopped = "no issue above the threshold"
                 break
-            outcomes = [o for o in await self.run_targets(targets, report) if o is not None]
+            outcomes = await self.run_targets(targets, report, min_severity=min_severity)
             result.outcomes += outcomes
             result.rounds = number
             if not any(o.outcome == "accepted" for o in outcomes):
                 result.stopped = "a round gained nothing"
                 break
-            report = await self.evaluate()
-            self.project.commit(f"Reflection round {number}", level="round")
+            report = await self._settle(outcomes, f"Reflection round {number}")
             result.history.append(_round_entry(number, report))
             if not better(report, best):
                 result.stopped = "a round gained nothing"
@@ -181,7 +215,7 @@ class RefineService:
 
 
 def _accepted(job: Job) -> bool:
-    return job.state == "done" and job.result is not None and job.result.outcome == "accepted"
+    return job.state == "done" and any(o.outcome == "accepted" for o in job.result)
 
 
 def _round_entry(number: int, report: Report) -> dict:

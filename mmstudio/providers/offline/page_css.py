@@ -146,7 +146,10 @@ def tone_for(layout: GlobalLayout, bg: str, moods: frozenset[str]) -> Tone:
     """Contrast-checked colours for text, cards, buttons and accents on background ``bg``."""
     palette = [c.hex for c in layout.palette]
     neutrals = sorted((c for c in palette if _is_neutral(c)), key=lambda c: -contrast(c, bg))
-    text = readable(bg, [c for c in (find_role(layout, "text"), *neutrals) if c])
+    # on a section's own background, the page background is the first choice for text
+    # (a dark footer on a cream page reads in cream)
+    page_bg = find_role(layout, "background")
+    text = readable(bg, [c for c in (find_role(layout, "text"), page_bg, *neutrals) if c])
     surface = find_role(layout, "surface") or mix(bg, text, 0.06 if is_dark(bg) else 0.035)
     if contrast(surface, bg) > 3 or surface == bg:
         surface = mix(bg, text, 0.08 if is_dark(bg) else 0.04)

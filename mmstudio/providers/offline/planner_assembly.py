@@ -3,7 +3,8 @@
 Ids are lowercase snake (``hero``, ``hero_illustration``, ``chart_workout_types_by_day``), unique
 across sections and elements, at most 64 characters. Sizes follow MM-WebAgent's allowed sets:
 images 1536x1024 / 1024x1536 / 1024x1024 by the aspect the prompt implies; videos 4 s at 1280x720
-unless the prompt says otherwise. Display sizes are px slots that fit the section's layout.
+unless the prompt says otherwise. Display sizes are px slots from the prompt's size and aspect
+words (``planner_sizes``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from mmstudio.plan import DataTable, DesignPlan
 from mmstudio.providers.offline import planner_data as data
+from mmstudio.providers.offline import planner_sizes as sizes
+from mmstudio.providers.offline import planner_style as style
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
 
@@ -27,7 +30,6 @@ _MAX_SECTIONS = 60
 _MAX_ELEMENTS = {"image": 60, "video": 20, "chart": 40}
 _MAX_SECTION_ELEMENTS = 40
 _CAPS = {"headings": 60, "paragraphs": 60, "buttons": 20, "nav_items": 30, "tags": 60, "items": 80}
-_SIZE_PX = {"1536x1024": (3, 2), "1024x1536": (2, 3), "1024x1024": (1, 1)}
 _EMPHASIS = (
     "highlighted",
     "highlight",
@@ -86,6 +88,8 @@ def build_plan(
         for d in drafts
     ]
     page_style = ", ".join(layout["mood"][:5])
+    background = next((c["hex"] for c in layout["palette"] if c["role"] == "background"), "#fff")
+    light_page = style.luminance(background) > 0.5
     sections, images, videos, charts = [], [], [], []
     for draft, section_id in zip(drafts, section_ids, strict=True):
         element_ids = []
@@ -99,7 +103,7 @@ def build_plan(
             plan = _element(element, draft, section_id, ids, layout, page_style)
             element_ids.append(plan["id"])
             lists[element.modality].append(plan)
-        sections.append(_section(draft, section_id, element_ids, title))
+        sections.append(_section(draft, section_id, element_ids, title, light_page))
     return DesignPlan(
         title=title,
         page_kind=page_kind,
@@ -148,17 +152,23 @@ def _title(draft: Draft, fallback: str) -> str:
     return draft.first("title") or fallback
 
 
-def _section(draft: Draft, section_id: str, element_ids: list[str], page_title: str) -> dict:
+def _section(
+    draft: Draft, section_id: str, element_ids: list[str], page_title: str, light_page: bool
+) -> dict:
     """The Section fields of one draft, lists capped (overflow spills into paragraphs)."""
     slots = {k: list(v) for k, v in draft.slots.items()}
     titles = slots.pop("title", [])
     subtitles = slots.pop("subtitle", [])
     headings = titles[1:] + slots.get("headings", [])
     title = titles[0] if titles else ""
+    if draft.kind not in ("header", "hero", "footer") and draft.interleaved():
+        headings, title = titles + slots.get("headings", []), ""  # headed blocks, in order
     if not title and draft.kind == "header":
         title = page_title
     elif not title and headings and draft.kind not in ("footer", "sidebar"):
-        title = headings.pop(0)  # the first heading the prompt gives names the section
+        if len(headings) < 2 or len(headings) != len(slots.get("paragraphs", [])):
+            title = headings.pop(0)  # the first heading the prompt gives names the section
+        # else: as many headings as paragraphs are headed blocks ("Study 01 — …" + its text)
     elif not title and draft.kind == "hero":
         title = page_title
     fields = {"headings": headings, "paragraphs": subtitles[1:] + slots.get("paragraphs", [])}
@@ -168,7 +178,9 @@ def _section(draft: Draft, section_id: str, element_ids: list[str], page_title: 
         spill = fields[name][cap:]
         fields[name] = fields[name][:cap]
         fields["paragraphs"] += [s if isinstance(s, str) else s.label or s.title for s in spill]
-    fields["paragraphs"] = fields["paragraphs"][:60]
+    fields["paragraphs"] = (fields["paragraphs"] + slots.get("notes", []))[:60]
+    if draft.table is not None:  # a heading or chip naming a column the table shows is said
+        _drop_column_names(fields, draft.table)
     table = draft.table
     text = draft.text
     return {
@@ -180,10 +192,17 @@ def _section(draft: Draft, section_id: str, element_ids: list[str], page_title: 
         "table": _data_table(table) if table else None,
         "layout": _section_layout(text, draft.kind),
         "ratio": pt.column_ratio(text),
-        "background": _background(text),
+        "background": style.section_background(text, draft.kind, light_page),
         "element_ids": element_ids,
         "description": text[:8000],
     }
+
+
+def _drop_column_names(fields: dict, table: pt.Table) -> None:
+    """Remove headings and tags that the table's header row already shows verbatim."""
+    header = " | ".join(table.columns).lower()
+    for name in ("headings", "tags"):
+        fields[name] = [t for t in fields[name] if t.strip(" ,.;:").lower() not in header]
 
 
 def _data_table(table: pt.Table) -> DataTable:
@@ -216,42 +235,27 @@ def _section_layout(text: str, kind: str) -> str:
     return "row" if re.search(r"\bin (?:a|one) row\b|side[- ]by[- ]side", lowered) else "stack"
 
 
-def _background(text: str) -> str | None:
-    """The section's own background colour (a hex, or a named colour's hex), if it gives one."""
-    for match in pt.HEX_RE.finditer(text):
-        if pt.color_role(text, match.start(), match.end()) == "background":
-            return match.group().lower()
-    for start, end, _, hex_color in pt.named_colors(text):
-        if pt.color_role(text, start, end) == "background" and "background" in text[end : end + 40]:
-            return hex_color
-    return None
-
-
 def _window(element: ElementDraft) -> str:
     return element.lead[:400]
 
 
 def _alt(element: ElementDraft, title: str = "") -> str:
-    """Alt text: "Line chart: <title>" for a chart, else the start of the mention sentence;
-    then the quoted strings the prompt puts inside the element (sign text, series names),
-    verbatim, so the page shows every one of them."""
+    """Alt text: "Line chart: <title>" for a chart (its title as the prompt wrote it), else the
+    start of the mention sentence; then the quoted strings the prompt puts inside the element
+    (sign text, series and axis names), verbatim, so the page carries every one of them."""
     base = re.sub(r"\s+", " ", element.lead).strip()
     base = base[:150].rsplit(" ", 1)[0] if len(base) > 150 else base
     if element.modality == "chart":
         kind = data.chart_type(element).replace("-", " ")
-        base = f"{kind[:1].upper()}{kind[1:]} chart: {title}".rstrip(" :")
+        base = f"{kind[:1].upper()}{kind[1:]} chart: {element.title or title}".rstrip(" :")
     shows = join_quotes(element.quotes)
     return (f"{base} — {shows}" if shows else base)[:400]
 
 
 def _caption(element: ElementDraft) -> str:
-    """The visible caption: the prompt's caption text, and for a chart its quoted labels —
-    led by its title as the prompt wrote it when that differs from the clean heading
-    ("Workout Types by Day," → heading "Workout Types by Day")."""
-    lead = (
-        [element.title] if element.title and element.title != element.title.rstrip(",;: ") else []
-    )
-    return join_quotes(lead + element.captions)
+    """The visible caption: only text the prompt calls a caption ("a caption reads: …",
+    "captioned …"), never the element's description."""
+    return join_quotes(element.captions)
 
 
 def join_quotes(quotes: list[str]) -> str:
@@ -296,17 +300,7 @@ def _image(
     role = pt.first_key(window[:160], vocab.IMAGE_ROLES) or (
         "illustration" if "illustration" in element.mention.lower() else "photo"
     )
-    size = pt.first_key(window[:200], vocab.ASPECT_WORDS) or {
-        "portrait": "1024x1536",
-        "icon/accent": "1024x1024",
-    }.get(role, "1536x1024")
-    width = {
-        "hero background": layout["max_width_px"],
-        "thumbnail": 360,
-        "icon/accent": 160,
-        "portrait": 420,
-    }.get(role, 560 if draft.kind == "hero" else 480)
-    aspect_w, aspect_h = _SIZE_PX[size]
+    width, height, size = sizes.image_display(element, role, draft.kind, layout["max_width_px"])
     element_id = ids.take(f"{section_id}_{role.split('/')[0].split()[-1]}")
     common["context"]["role"] = role
     return {
@@ -317,7 +311,7 @@ def _image(
         "attributes": _style_words(element.text),
         "size": size,
         "display_width_px": width,
-        "display_height_px": max(16, width * aspect_h // aspect_w),
+        "display_height_px": height,
     }
 
 
@@ -326,9 +320,8 @@ def _video(
 ) -> dict:
     text = element.text
     seconds = next((s for s in (12, 8) if re.search(rf"\b{s}[- ]?(?:second|sec|s)\b", text)), 4)
-    vertical = pt.first_key(element.lead[:160], vocab.ASPECT_WORDS) == "1024x1536"
+    width, height, size = sizes.video_display(element, draft.kind, layout["max_width_px"])
     element_id = ids.take(f"{section_id}_video")
-    width = 960 if draft.kind == "hero" else 640
     common["context"]["role"] = (
         "hero background video"
         if (draft.kind == "hero" and "background" in element.units[0].text[:200].lower())
@@ -348,9 +341,9 @@ def _video(
         "poster_path": f"assets/{element_id}-poster.webp",
         "attributes": attributes,
         "seconds": seconds,
-        "size": "720x1280" if vertical else "1280x720",
-        "display_width_px": 360 if vertical else width,
-        "display_height_px": 640 if vertical else width * 9 // 16,
+        "size": size,
+        "display_width_px": width,
+        "display_height_px": height,
     }
 
 

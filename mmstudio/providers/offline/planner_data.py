@@ -106,17 +106,18 @@ def match_chart_tables(drafts: list[Draft], tables: list[pt.Table]) -> list[pt.T
     return [t for i, t in enumerate(tables) if i not in used_tables]
 
 
-_NUM = r"[-+]?\d[\d,]*(?:\.\d+)?"
+_NUM = r"[-+]?\d(?:[\d,]*\d)?(?:\.\d+)?"
 _GROUP = re.compile(r"([^()]{1,80})\(([^()]{3,200})\)")
 _MEASURE = re.compile(
-    rf"^\s*(?:and\s+)?([A-Za-z][\w'’ -]{{0,30}}?)\s*(?:[:=]|\bat\b|\bof\b)?\s*({_NUM})\s*(?:%|/\s*\d+|[a-z]{{0,3}})?\s*$"
+    rf"^\s*(?:and\s+)?([A-Za-z][\w'’ -]{{0,30}}?)\s*(?:[:=]|\bat\b|\bof\b)?\s*({_NUM})"
+    r"\s*(?:%|/\s*\d+|[a-z]{0,3})?\s*$"
 )
 _SIMPLE = re.compile(
-    rf"(?:^|[,;:(]\s*|\band\s+|\bwith\s+)[“\"]?([A-Z][\w&'’/ -]{{0,40}}?)[”\"]?\s*"
+    rf"(?:^|[,;:(]\s*|\s)[“\"]?([A-Z][\w&'’/ -]{{0,40}}?)[”\"]?\s*"
     rf"(?::|=|\bat\b|–|—|\()\s*({_NUM})\s*(%|k|m)?\)?(?=[\s,;.)]|$)"
 )
 _COUNTED = re.compile(
-    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+([a-z]{3,20}?)(ies|es|s)\b", re.I
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+([a-z]{3,20}?)(ies|s)\b", re.I
 )
 
 

@@ -16,7 +16,7 @@ from mmstudio.plan import DataTable
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
 
-_MAX_UNITS = {"image": 10, "video": 10, "chart": 16}  # sentences that may describe one element
+_MAX_UNITS = {"image": 14, "video": 10, "chart": 16}  # sentences that may describe one element
 _NOUNS = {"image": vocab.IMAGE_NOUNS, "video": vocab.VIDEO_NOUNS, "chart": vocab.CHART_NOUNS}
 _COMPOUND = r"(?![\s-]+(?:tutorials?|lessons?|courses?|platform|streaming|subscription|calls?|chats?|games?|editing|editors?|production|creators?|style|studio|tutor|camp|paper))"  # noqa: E501
 _INTRO = r"\b(?:a|an|another|one|two|three|four|five|six|second|third|single|large|small)\b"
@@ -28,7 +28,7 @@ def _alternation(words: tuple[str, ...]) -> str:
 
 _MENTION = {
     kind: re.compile(
-        rf"{_INTRO}(?:[\s,]+[\w’'()/-]+){{0,6}}?[\s,-]+(?:{_alternation(nouns)})s?(?![\w-]){_COMPOUND}"
+        rf"{_INTRO}(?:[\s,]+[\w’'()/-]+(?::\d+)?){{0,6}}?[\s,-]+(?:{_alternation(nouns)})s?(?![\w-]){_COMPOUND}"
         rf"|(?<!the )(?<!this )(?<!that )\b(?:{_alternation(nouns)})s?\s*:"
         rf"|(?<=[,;:] )(?:{_alternation(nouns)})s?\s+(?:of|showing|depicting)\b",
         re.I,
@@ -164,8 +164,8 @@ def _describes(unit: pt.Unit, element: ElementDraft) -> bool:
     )
     return not starts_block or bool(
         re.search(
-            r"\b(?:the|this) (?:image|illustration|video|chart|photo|"
-            r"scene|frame|graph)\b",
+            r"\b(?:the|this|its) (?:[\w-]+ ){0,2}(?:image|illustration|video|chart|photo|"
+            r"photograph|picture|scene|frame|graph)\b",
             lowered[:60],
         )
     )
@@ -181,9 +181,9 @@ def element_at(elements: list[ElementDraft], unit: pt.Unit, at: int) -> ElementD
 
 def claims(element: ElementDraft, slot: str, explicit: bool, quote: pt.Quote) -> bool:
     """Give the quote to ``element`` when it names it (a chart's title) or describes what it
-    shows: text inside a picture goes to its alt (``quotes``); a caption, and a chart's series
-    and axis labels, to its visible caption (``captions``). Buttons and nav stay in the
-    section. Returns True when the element took it."""
+    shows: text inside a picture and a chart's series and axis labels go to its alt text
+    (``quotes``); only a caption the prompt names goes to its visible caption (``captions``).
+    Buttons and nav stay in the section. Returns True when the element took it."""
     if element.modality == "chart" and slot == "title" and not element.title:
         element.title = quote.text
         return True
@@ -195,9 +195,10 @@ def claims(element: ElementDraft, slot: str, explicit: bool, quote: pt.Quote) ->
         return False  # long copy next to a chart is the section's text, not one of its labels
     if element.modality == "image" and slot != "caption" and len(quote.text) > 40:
         return False  # long copy next to a picture is the section's text, not text in the picture
-    visible = slot == "caption" or element.modality == "chart"
+    visible = slot == "caption"  # only a caption the prompt names is shown under the asset
     target = element.captions if visible else element.quotes
-    if sum(len(q) + 2 for q in target) + len(quote.text) > (500 if visible else 220):
+    limit = 500 if visible else (280 if element.modality == "chart" else 220)
+    if sum(len(q) + 2 for q in target) + len(quote.text) > limit:
         return False
     target.append(quote.text)
     return True

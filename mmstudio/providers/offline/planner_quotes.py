@@ -27,6 +27,12 @@ _PAIR_GAP = re.compile(
     r"(?:(?:the|a|an|its)\s+)?(?:(?:short|small|brief|one-line|single|supporting)\s+)?"
     r"(?:text|description|copy|body(?:\s+text)?|blurb|line|sentence|subtext|note|details?)"
     r"\s*(?:reading|that reads|which reads|saying)?\s*:?\s*[“\"]?$"
+    r"|^[”\"]?\s*,?\s*(?:with|and|plus|followed by)\b[^“”\".;:]{0,50}?\b"
+    r"(?:text|description|copy|blurb|line|sentence|subtext|note|details?)\b"
+    r"\s*(?:reading|that reads|which reads|saying)?\s*:?\s*[“\"]?$"
+    r"|^[”\"]?\s*[,.]?\s*(?:(?:the|its|a|with(?:\s+(?:the|a))?)\s+)?"
+    r"(?:(?:short|one-sentence|one-line|brief)\s+)?(?:description|text|blurb|copy|summary)\b"
+    r"[^“”\".;]{0,30}?:?\s*[“\"]?$"
     r"|^[”\"]?\s*(?:—|–|--|:)\s*[“\"]?$",
     re.I,
 )
@@ -39,6 +45,10 @@ _CITE = re.compile(
     r"^[”\"]?\s*,?\s*(?:—|–|--|-)\s*([A-Z][\w.’' ]{1,40}?(?:,\s*[\w’' ]{1,30}?)?)"
     r"(?=\s*[.;)(]|\s+(?:and|with|next|beside|in|set|appears|below|under)\b|$)"
 )
+_FRAGMENT = re.compile(  # prompt prose between two straight-quoted strings, not page copy
+    r"^\s*[.,;:)]|\b(?:titled|reads|labell?ed|called|text|is|are|says)\s*:?\s*$|:\s*$", re.I
+)
+_ASIDE = re.compile(r"^[a-z][\w-]*(?:\s[a-z][\w-]*)?[,.]?$")  # “programs”: a scare-quoted word
 _TITLED = re.compile(r"\b(?:titled|headed|called|labell?ed)\s*:?\s*[“\"]?$", re.I)
 _TEXT_SLOTS = ("subtitle", "item", "quote", "caption", "paragraph", "pair", "attribution")
 _NOT_PAIRED = ("nav", "button", "kpi", "field", "brand")
@@ -56,6 +66,7 @@ class Candidate:
     explicit: bool
     unit: pt.Unit
     text: str = ""
+    label: str = ""
 
 
 def place_quotes(
@@ -65,14 +76,16 @@ def place_quotes(
     prompt places it in. Quotes of global sentences land in the first body section."""
     placed: set[str] = {_key(d.first("title")) for d in drafts[:1]}
     shown: dict[int, str] = {}  # per section, the quotes placed so far (normalised, joined)
+    exact: set[tuple[int, str]] = set()  # (section, quote) pairs placed so far
     for c in _best_occurrences(_candidates(prose, units, drafts), placed):
         key = _key(c.quote.text)
-        if key in shown.get(id(c.draft), "") and c.text:
+        if c.text and (id(c.draft), key) in exact:
             c = _text_only(c)  # under the heading “01 Climate” shown above: “Micro-climate …”
             key = _key(c.quote.text)
-        elif key in shown.get(id(c.draft), ""):
+        elif not c.text and key in shown.get(id(c.draft), ""):
             continue  # “Creative” inside the headline “Level Up Your Creative Superpowers.”
         shown[id(c.draft)] = shown.get(id(c.draft), "") + "\n" + key
+        exact.add((id(c.draft), key))
         _put(c, prose)
 
 
@@ -101,8 +114,29 @@ def _candidates(prose: str, units: list[pt.Unit], drafts: list[Draft]) -> list[C
         text = quotes[pairs[index]].text if index in pairs and slot not in _NOT_PAIRED else ""
         slot = "pair" if text else slot
         previous = (quotes[pairs[index]].end if text else quote.end, (slot, explicit))
+        if _FRAGMENT.search(quote.text) or (not explicit and _ASIDE.search(quote.text)):
+            slot = "fragment"
         found.append(Candidate(quote, draft, _long_slot(slot, quote), explicit, unit, text))
+        if text:
+            _take_label(found)
     return found
+
+
+def _take_label(found: list[Candidate]) -> None:
+    """ "label “Program 01”, title “Resonant Studios.” …": a short tag or heading just before a
+    title + text pair (≤ 60 characters before it, same section) becomes the pair's label."""
+    if len(found) < 2:
+        return
+    before, pair = found[-2], found[-1]
+    close = 0 <= pair.quote.start - before.quote.end <= 60 and before.draft is pair.draft
+    if (
+        close
+        and not before.text
+        and before.slot in ("tag", "heading", "")
+        and (len(before.quote.text) <= 30)
+    ):
+        pair.label = before.quote.text
+        found.pop(-2)
 
 
 def _text_only(c: Candidate) -> Candidate:
@@ -222,16 +256,16 @@ def _put(c: Candidate, prose: str) -> None:
     if element is not None and element_rules.claims(element, slot, c.explicit, c.quote):
         return
     if slot == "pair":
-        draft.add("items", SectionItem(title=text, text=c.text))
+        draft.add("items", SectionItem(title=text, text=c.text, label=c.label))
     elif slot in ("nav", "button"):
         chrome = draft.kind in ("header", "footer", "sidebar")
         draft.add("nav_items" if slot == "nav" and chrome else "buttons", text)
-    elif slot == "brand":
-        _put_brand(draft, text)
+    elif slot == "brand" or (slot == "title" and draft.default_title):
+        _put_brand(draft, text)  # the header's own title replaces the page title it was lent
     elif slot in ("title", "subtitle"):
         plural = "headings" if slot == "title" else "paragraphs"
         draft.add(slot if not draft.first(slot) else plural, text)
-    elif slot == "quote" and _holds_quotes(draft, c.unit):
+    elif _is_testimonial(draft, slot, text) and _holds_quotes(draft, c.unit):
         cite = _CITE.match(prose[c.quote.end - 1 : c.quote.end + 80])
         draft.add("items", SectionItem(text=text, title=cite.group(1).strip() if cite else ""))
     elif slot == "attribution":
@@ -242,7 +276,9 @@ def _put(c: Candidate, prose: str) -> None:
 
 def _put_plain(draft: Draft, slot: str, text: str, prose: str, end: int) -> None:
     """Tags, KPIs, form fields, card titles, paragraphs and headings."""
-    if slot == "tag":
+    if slot == "fragment":
+        draft.add("notes", text)  # shown after the section's copy, never as a heading
+    elif slot == "tag":
         draft.add("tags", text)
     elif slot == "kpi":
         draft.add("items", SectionItem(label=text, value=_value_after(prose, end)))
@@ -254,6 +290,12 @@ def _put_plain(draft: Draft, slot: str, text: str, prose: str, end: int) -> None
         draft.add("paragraphs", text)
     else:
         draft.add("headings", text)
+
+
+def _is_testimonial(draft: Draft, slot: str, text: str) -> bool:
+    """A quote slot, or a card of a testimonials section that reads like a sentence."""
+    sentence = len(text) > 40 and text.rstrip("”\"' ")[-1:] in ".!?"
+    return slot == "quote" or (draft.kind == "testimonials" and slot == "item" and sentence)
 
 
 def _holds_quotes(draft: Draft, unit: pt.Unit) -> bool:
@@ -277,11 +319,13 @@ def _put_brand(draft: Draft, text: str) -> None:
 
 def _put_attribution(draft: Draft, text: str) -> None:
     """ "attributed to “Maya R.”": the cite of the last testimonial quote without one."""
-    items = [i for i in draft.slots.get("items", []) if i.text and not i.title]
-    if items:
-        items[-1].title = text
+    quotes = [i for i in draft.slots.get("items", []) if i.text]
+    if quotes and not quotes[-1].title:
+        quotes[-1].title = text
+    elif quotes and not quotes[-1].label:
+        quotes[-1].label = text  # "the name “Avery P.” … and “Illustrator” in gray": the role
     else:
-        draft.add("paragraphs", text)
+        _put_plain(draft, _by_kind(draft.kind, text), text, "", 0)
 
 
 def _value_after(prose: str, end: int) -> str:

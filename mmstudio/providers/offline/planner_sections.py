@@ -76,6 +76,7 @@ class Draft:
     elements: list[element_rules.ElementDraft] = field(default_factory=list)
     table: pt.Table | None = None
     default_title: bool = False  # the title is the page title, given to the header by default
+    order: list[str] = field(default_factory=list)  # slots in the order quotes were placed
 
     def first(self, slot: str) -> str:
         """The first string placed in ``slot`` ("" when empty)."""
@@ -83,8 +84,16 @@ class Draft:
         return values[0] if isinstance(values[0], str) else ""
 
     def add(self, slot: str, value: object) -> None:
-        """Append ``value`` to ``slot``."""
+        """Append ``value`` to ``slot`` (and note the slot in ``order``)."""
         self.slots.setdefault(slot, []).append(value)
+        self.order.append(slot)
+
+    def interleaved(self) -> bool:
+        """True when the section's titles/headings and paragraphs alternate, heading first
+        (“Study 01 …” its text, “Study 02 …” its text): headed blocks, not a titled section."""
+        seq = ["h" if s in ("title", "headings") else "p" for s in self.order
+               if s in ("title", "headings", "paragraphs")]  # fmt: skip
+        return len(seq) >= 4 and seq == ["h", "p"] * (len(seq) // 2)
 
     @property
     def text(self) -> str:

@@ -4,6 +4,8 @@ structure, content width and mood, read from the prompt's words.
 Every ``#rrggbb`` of the prompt enters the palette (role from the words around it, else
 ``extra-N``); named colours fill the core roles the hexes leave empty; defaults (light or dark,
 as the prompt says) fill the rest, so ``layout.color(role)`` always answers for the core roles.
+A section's own background ("a dark espresso footer (#2B1D14)") is read by
+:func:`section_background`.
 """
 
 from __future__ import annotations
@@ -249,3 +251,37 @@ def global_layout(
         "mood": _mood(opening, prose),
         "description": opening[:4000],
     }
+
+
+_BLOCK = (  # a section's own nouns (a "black bar" or "red block" is a shape inside one)
+    r"(?:footer|header|band|section|banner|hero)"
+    r"(?!\s+(?:links?|text|nav|menu|items?|copy|logo|icons?|buttons?|line|rule))"
+)
+_HEX_BLOCK = re.compile(
+    rf"\b{_BLOCK}\s*(?:\(\s*|(?:is\s+)?(?:in|on|of|filled with|with an?)\s+(?:an?\s+)?)"
+    rf"(#[0-9a-fA-F]{{6}})\b|(#[0-9a-fA-F]{{6}})\)?\s*(?:[\w-]+\s+)?{_BLOCK}\b",
+    re.I,
+)
+_DARK_BLOCK = re.compile(rf"\b(?:dark|black|inverted)\s+(?:[\w-]+\s+)?{_BLOCK}\b", re.I)
+
+
+def section_background(text: str, kind: str, light_page: bool) -> str | None:
+    """The section's own background: a hex or named colour written with the section's noun
+    ("a dark espresso footer (#2B1D14)", "a sage band"), a hex whose role word is background,
+    or — on a light page — the text colour for "a dark footer"; else None (the page's)."""
+    blank = pt.blank_quotes(text)
+    found = _HEX_BLOCK.search(blank)
+    if found:
+        return (found.group(1) or found.group(2)).lower()
+    for match in pt.HEX_RE.finditer(blank):
+        if pt.color_role(blank, match.start(), match.end()) == "background":
+            return match.group().lower()
+    for start, end, _, hex_color in pt.named_colors(blank):
+        after = blank[end : end + 40]
+        if re.match(rf"\s+(?:[\w-]+\s+)?{_BLOCK}\b", after, re.I) or (
+            pt.color_role(blank, start, end) == "background" and "background" in after
+        ):
+            return hex_color
+    if light_page and _DARK_BLOCK.search(blank) and kind in ("footer", "cta", "content", "header"):
+        return "text"
+    return None

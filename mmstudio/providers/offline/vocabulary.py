@@ -152,7 +152,8 @@ SLOT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("caption", ("caption", "captions", "captioned")),
     ("field", ("placeholder", "input", "field", "dropdown", "search bar", "search box")),
     ("quote", ("quote", "testimonial", "pull quote", "pull-quote", "blockquote")),
-    ("attribution", ("attributed to", "attribution", "signed", "credited to", "byline")),
+    ("attribution", ("attributed to", "attribution", "signed", "credited to", "byline",
+                     "the name", "author")),
     ("item", ("items", "list", "steps", "step", "cards", "card", "tiles", "tile", "rows", "bullet",
               "bullets", "columns", "column", "entries")),
 )  # fmt: skip
@@ -318,26 +319,33 @@ IMAGE_ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("illustration", ("illustration", "drawing", "vector", "diagram")),
     ("photo", ("photo", "photograph", "photography", "shot", "scene")),
 )
-# Aspect cues → generated image size.
-ASPECT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "1024x1536",
-        (
-            "portrait",
-            "tall",
-            "vertical",
-            "vertically oriented",
-            "portrait-oriented",
-            "taller than it is wide",
-            "9:16",
-            "2:3",
-            "3:4",
-            "headshot",
-            "bust",
-        ),
-    ),
-    ("1024x1024", ("square", "1:1", "circle", "circular", "round", "icon", "avatar", "badge")),
-    ("1536x1024", ("banner", "wide", "panoramic", "landscape", "3:2", "16:9", "4:3", "full-width")),
+# Aspect cues → display aspect "w:h" (the generated size follows: wide, tall or square).
+# Explicit words are read in the first sentence about the element; the weak ones (which also
+# name subjects: "a tall lighthouse", "a round table") only in its mention ("a tall photo").
+ASPECT_STRONG: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("1:1", ("square", "1:1", "square-format", "square format")),
+    ("16:9", ("16:9", "widescreen")),
+    ("21:9", ("21:9", "ultra-wide", "ultrawide")),
+    ("3:1", ("banner", "panoramic", "panorama")),
+    ("4:3", ("4:3",)),
+    ("3:2", ("3:2", "landscape-oriented", "landscape orientation", "horizontal format")),
+    ("9:16", ("9:16",)),
+    ("3:4", ("3:4",)),
+    ("4:5", ("4:5",)),
+    ("2:3", ("2:3", "portrait-oriented", "portrait orientation", "vertically oriented",
+             "taller than it is wide", "vertical format")),
+)  # fmt: skip
+ASPECT_WEAK: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("1:1", ("circle", "circular", "round", "icon", "avatar", "badge")),
+    ("2:3", ("portrait", "tall", "vertical", "headshot", "bust")),
+    ("3:2", ("wide", "landscape", "full-width")),
+)
+# Size cues (in the element's mention) → display size class.
+SIZE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("full", ("full-width", "full width", "full-bleed", "edge-to-edge", "full-page")),
+    ("thumbnail", ("thumbnail", "thumbnails", "icon-sized")),
+    ("small", ("small", "little", "compact", "tiny", "mini", "modest")),
+    ("large", ("large", "big", "oversized", "huge", "giant", "dominant", "prominent")),
 )
 VIDEO_MOTION_MEDIUM = ("dynamic", "energetic", "fast", "quick", "jump cuts", "montage", "pulsing")
 CAMERA_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -1,0 +1,255 @@
+"""The critic (AceCoder): check EVERY active requirement of every turn so far on the rendered
+page. Structural requirements are measured on the render — element present / visible / hidden,
+text present, colour (probe text colour, or the dominant screenshot colour of the element's box),
+order of sections, size, and the mean colour shift of a style word; the others go to the judge
+when a model is configured, else they stay unchecked (``passed`` None).
+
+All boxes are page px; colours are RGB 0–255; tolerances are below.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import logging
+import math
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from mmstudio.render.model import Box, Render
+
+from .elements import PageElement, by_id, page_elements
+from .ledger import Verdict
+from .operations import note_id
+from .requirements import Requirement
+
+log = logging.getLogger(__name__)
+
+COLOUR_TOLERANCE = 48.0  # Euclidean RGB distance (0–441) still counted as the asked colour
+SIZE_GAIN = 0.1  # bigger / smaller: at least 10 % change of width or font size
+TONE_SHIFT = {"darker": 8.0, "brighter": 5.0, "warmer": 6.0, "cooler": 4.0}  # 0–255 units
+SAT_SHIFT = 0.03  # calmer / bolder: mean saturation change (0–1)
+
+#: ``await judge(requirements, render) -> verdicts`` for requirements measurement cannot decide
+Judge = Callable[[list[Requirement], Render], Awaitable[list[Verdict]]]
+
+
+@dataclass
+class Measured:
+    """One render with its elements and (lazily) its full-page screenshot."""
+
+    render: Render
+    elements: list[PageElement] = field(default_factory=list)
+    _image: object = None
+
+    @classmethod
+    def of(cls, render: Render) -> Measured:
+        return cls(render, page_elements(render))
+
+    def image(self):
+        if self._image is None and self.render.screenshot:
+            from PIL import Image
+
+            with Image.open(self.render.screenshot) as img:
+                self._image = img.convert("RGB")
+        return self._image
+
+    def find(self, req: Requirement, element_id: str | None = None) -> PageElement | None:
+        return by_id(self.elements, element_id or req.target or "")
+
+    def mean_colour(self, box: Box) -> list[float] | None:
+        """Mean RGB of ``box`` in the screenshot (None without one or for an empty box)."""
+        crop = self._crop(box)
+        if crop is None:
+            return None
+        from PIL import ImageStat
+
+        return [round(v, 2) for v in ImageStat.Stat(crop).mean[:3]]
+
+    def dominant_colour(self, box: Box) -> list[float] | None:
+        crop = self._crop(box)
+        if crop is None:
+            return None
+        colours = crop.resize((48, 48)).getcolors(48 * 48) or []
+        return list(max(colours)[1]) if colours else None
+
+    def _crop(self, box: Box):
+        image = self.image()
+        if image is None or box.w < 1 or box.h < 1:
+            return None
+        right, bottom = min(image.width, box.x + box.w), min(image.height, box.y + box.h)
+        if right <= box.x or bottom <= box.y:
+            return None
+        return image.crop((int(box.x), int(box.y), int(right), int(bottom)))
+
+
+def _hex_rgb(value: str) -> list[float]:
+    value = value.lstrip("#")
+    if len(value) == 3:
+        value = "".join(c * 2 for c in value)
+    return [int(value[i : i + 2], 16) for i in (0, 2, 4)]
+
+
+def _saturation(rgb: list[float]) -> float:
+    return colorsys.rgb_to_hsv(*(c / 255 for c in rgb[:3]))[1]
+
+
+def _visible(element: PageElement | None) -> bool:
+    return element is not None and element.box.area > 0
+
+
+def baseline(req: Requirement, m: Measured) -> Requirement:
+    """``req`` with what the critic needs from before the turn: size, mean colour, neighbour."""
+    element = m.find(req)
+    if req.op == "resize" and element:
+        req.baseline = [element.box.w, element.box.h, element.font_size]
+    elif req.op == "tone":
+        box = element.box if element else _page_box(m)
+        req.baseline = m.mean_colour(box) or []
+    elif req.op == "move" and element:
+        req.baseline = [element.box.y, element.box.x]
+        if element.kind == "section":
+            req.other = _neighbour(m, element, req.value)
+    return req
+
+
+def _page_box(m: Measured) -> Box:
+    size = m.render.page_size or {"width": 1280, "height": 800}
+    return Box(x=0, y=0, w=size.get("width", 1280), h=size.get("height", 800))
+
+
+def _neighbour(m: Measured, element: PageElement, direction: str) -> str | None:
+    sections = sorted((e for e in m.elements if e.kind == "section" and e.box.area > 0),
+                      key=lambda e: e.box.y)  # fmt: skip
+    ids = [s.id for s in sections]
+    at = ids.index(element.id) if element.id in ids else -1
+    other = at - 1 if direction == "up" else at + 1
+    return ids[other] if at >= 0 and 0 <= other < len(ids) else None
+
+
+def check(req: Requirement, m: Measured) -> Verdict:
+    """The measured verdict on one structural requirement."""
+    try:
+        passed, detail = _CHECKS[req.op](req, m)
+    except Exception as exc:  # a measurement that cannot be made is a failure, with its reason
+        log.debug("check of %s failed", req.id, exc_info=True)
+        passed, detail = False, f"cannot measure: {exc}"
+    return Verdict(req.id, passed, detail)
+
+
+def _check_hidden(req, m):
+    element = m.find(req)
+    return not _visible(element), "hidden" if not _visible(element) else "still visible"
+
+
+def _check_visible(req, m):
+    element = m.find(req)
+    return _visible(element), "visible" if _visible(element) else "not visible on the page"
+
+
+def _check_text(req, m, element_id=None):
+    element = m.find(req, element_id)
+    if not _visible(element):
+        return False, "the text block is not visible"
+    want = " ".join(req.value.split())[:50].lower()
+    got = " ".join(element.text.split()).lower()
+    return got.startswith(want), f"reads “{element.text[:60]}”"
+
+
+def _check_note(req, m):
+    return _check_text(req, m, note_id(req))
+
+
+def _check_colour(req, m):
+    element = m.find(req)
+    if req.target is not None and not _visible(element):
+        return False, "the element is not visible"
+    if element is not None and element.kind == "text":
+        got = element.colour[:3] if element.colour else None
+    else:
+        got = m.dominant_colour(element.box if element else _page_box(m))
+    if got is None:
+        return False, "no colour measured"
+    distance = math.dist(got, _hex_rgb(req.value))
+    shown = "#" + "".join(f"{int(c):02x}" for c in got)
+    return distance <= COLOUR_TOLERANCE, f"measured {shown} (distance {distance:.0f})"
+
+
+def _check_resize(req, m):
+    element = m.find(req)
+    if not _visible(element) or not req.baseline:
+        return False, "the element is not visible"
+    text = element.kind == "text"
+    before, now = (req.baseline[2], element.font_size) if text else (req.baseline[0], element.box.w)
+    ratio = now / before if before else 1.0
+    ok = ratio >= 1 + SIZE_GAIN if req.value == "bigger" else ratio <= 1 - SIZE_GAIN
+    return ok, f"{'font' if text else 'width'} {before:.0f} → {now:.0f} px"
+
+
+def _check_move(req, m):
+    element = m.find(req)
+    if not _visible(element):
+        return False, "the element is not visible"
+    if req.other and m.find(req, req.other):
+        other = m.find(req, req.other)
+        ok = element.box.y < other.box.y if req.value == "up" else element.box.y > other.box.y
+        side = "above" if req.value == "up" else "below"
+        return ok, f"{req.target} {'is' if ok else 'is not'} {side} {req.other}"
+    y, x = req.baseline[:2] if len(req.baseline) >= 2 else (element.box.y, element.box.x)
+    dy, dx = element.box.y - y, element.box.x - x
+    shift = dy if abs(dy) >= 1 else dx
+    ok = shift < -1 if req.value == "up" else shift > 1
+    return ok, f"moved by ({dx:.0f}, {dy:.0f}) px"
+
+
+def _check_tone(req, m):
+    element = m.find(req)
+    if req.target is not None and not _visible(element):
+        return False, "the element is not visible"
+    now = m.mean_colour(element.box if element else _page_box(m))
+    if not now or len(req.baseline) < 3:
+        return False, "no colour measured"
+    before, word = req.baseline, req.value
+    if word in ("calmer", "bolder"):
+        delta = _saturation(now) - _saturation(before)
+        ok = delta <= -SAT_SHIFT if word == "calmer" else delta >= SAT_SHIFT
+        return ok, f"saturation {delta:+.2f}"
+    lum = lambda c: 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]  # noqa: E731
+    delta = {
+        "darker": lum(before) - lum(now),
+        "brighter": lum(now) - lum(before),
+        "warmer": (now[0] - now[2]) - (before[0] - before[2]),
+        "cooler": (now[2] - now[0]) - (before[2] - before[0]),
+    }[word]
+    return delta >= TONE_SHIFT[word], f"{word} by {delta:.1f} (0–255)"
+
+
+def _check_free(req, m):
+    return None, "needs the judge (no model configured)"
+
+
+_CHECKS = {
+    "hide": _check_hidden,
+    "show": _check_visible,
+    "text": _check_text,
+    "add_text": _check_note,
+    "colour": _check_colour,
+    "resize": _check_resize,
+    "move": _check_move,
+    "tone": _check_tone,
+    "free": _check_free,
+}
+
+
+async def critique(
+    requirements: list[Requirement], m: Measured, judge: Judge | None = None
+) -> list[Verdict]:
+    """Verdicts on every active requirement (superseded ones are skipped), in ledger order."""
+    active = [r for r in requirements if not r.superseded_by]
+    verdicts = {r.id: check(r, m) for r in active if r.structural}
+    free = [r for r in active if not r.structural]
+    if free and judge is not None:
+        for verdict in await judge(free, m.render):
+            verdicts[verdict.requirement] = verdict
+    for req in free:
+        verdicts.setdefault(req.id, check(req, m))
+    return [verdicts[r.id] for r in active]

@@ -1,0 +1,295 @@
+"""One feedback turn, end to end: annotations → targets → requirements → ledger → apply → the
+critic over ALL turns so far → one repair pass → a committed version (AceCoder; FronTalk).
+
+Invariants:
+- The real site is untouched until the turn's last render: every candidate page is rendered in a
+  trial copy (hard links of ``site/`` in a ``.staging-feedback-*`` folder inside the project,
+  which opening the project removes after a crash).
+- ``lock`` (the project's SiteEditor lock when the app shares one) is held only while the page is
+  read and while the final page is written and committed — never while rendering.
+- Every turn ends in exactly one version (possibly equal to the previous one when nothing
+  applied) and one ``feedback_turns`` row naming it; verdicts of the trial and of the final page
+  are both recorded, so a forgetting event (passed before, fails now) stays visible even when the
+  repair restored it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import shutil
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mmstudio.project import Project, atomic
+from mmstudio.refine import guardrails
+
+from . import operations
+from .annotation import Annotation
+from .compose import compose, mark_line
+from .critic import Judge, Measured, baseline, critique
+from .elements import PageElement
+from .ledger import Ledger, TurnRecord, Verdict, annotation_json
+from .requirements import Requirement, number, split_offline, supersede
+from .resolve import Mark, resolve
+
+log = logging.getLogger(__name__)
+
+#: ``await splitter(text, marks, elements, words) -> requirements`` (offline: rule-based)
+Splitter = Callable[[str, list[Mark], list[PageElement], str], Awaitable[list[Requirement]]]
+#: ``await render(site_dir, width, out_dir) -> Render``
+RenderFn = Callable[[Path, int, Path], Awaitable[object]]
+Progress = Callable[[float, str], None]
+
+
+async def offline_splitter(text, marks, elements, words) -> list[Requirement]:
+    return split_offline(text, marks, elements)
+
+
+async def default_render(site_dir: Path, width: int, out_dir: Path):
+    """Render in the shared browser without the accessibility pass (the critic does not use it)."""
+    from mmstudio.render import get_renderer
+
+    return await get_renderer().render(site_dir, "index.html", width, out_dir, accessibility=False)
+
+
+class FeedbackError(ValueError):
+    """A turn could not run (bad input, a page that does not render); one line for the user."""
+
+
+def check_input(text: str, annotation: Annotation | None) -> None:
+    """Raise FeedbackError when there is nothing to do (no text, no shapes)."""
+    if not text.strip() and not (annotation and annotation.shapes):
+        raise FeedbackError("a feedback turn needs an instruction or annotations")
+
+
+@dataclass
+class TurnResult:
+    """What a turn did: its number, the words sent with the image, the marks (one line each),
+    its requirements, the final verdicts on every active requirement, forgetting events
+    ({requirement, detail, repaired}), the operations that could not be applied, the version."""
+
+    turn: int
+    words: str
+    marks: list[str]
+    requirements: list[Requirement]
+    verdicts: list[Verdict]
+    forgetting: list[dict] = field(default_factory=list)
+    not_applied: list[str] = field(default_factory=list)
+    repaired: list[str] = field(default_factory=list)
+    route: str = "global"
+    version: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "turn": self.turn,
+            "route": self.route,
+            "version": self.version,
+            "words": self.words,
+            "marks": self.marks,
+            "requirements": [r.model_dump(exclude_defaults=True) for r in self.requirements],
+            "verdicts": [v.__dict__ for v in self.verdicts],
+            "passed": sum(v.passed is True for v in self.verdicts),
+            "failed": sum(v.passed is False for v in self.verdicts),
+            "forgetting": self.forgetting,
+            "repaired": self.repaired,
+            "not_applied": self.not_applied,
+            "timings": self.timings,
+        }
+
+
+@dataclass
+class FeedbackTurn:
+    """Runs turns on one project (see the module docstring)."""
+
+    project: Project
+    splitter: Splitter = offline_splitter
+    judge: Judge | None = None
+    render: RenderFn = default_render
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    progress: Progress = lambda fraction, message: None
+    rescore: bool = True  # evaluate the final page so the version carries fresh scores
+
+    @property
+    def ledger(self) -> Ledger:
+        return Ledger(self.project.root / "history.sqlite")
+
+    async def run(
+        self, text: str, annotation: Annotation | None = None, png: Path | None = None, job=None
+    ) -> TurnResult:
+        """Run one turn. Raises ValueError when there is nothing to do (no text, no marks)."""
+        check_input(text, annotation)
+        started, ledger = time.perf_counter(), self.ledger
+        number_ = ledger.next_turn()
+        width = annotation.device_width if annotation else 1280
+        async with self.lock:
+            page = self.project.site_dir.joinpath("index.html").read_text(encoding="utf-8")
+        self.progress(0.05, "rendering the current page")
+        before = Measured.of(await self._render_trial(page, width, f"t{number_}-before"))
+        marks = resolve(annotation, before.elements) if annotation else []
+        words = compose(text, marks, before.elements, width)
+        reqs = number(await self.splitter(text, marks, before.elements, words), number_)
+        reqs = [baseline(r, before) for r in reqs]
+        earlier = ledger.requirements()
+        retired = supersede(earlier, reqs)
+        result = TurnResult(
+            number_, words, [mark_line(m, before.elements) for m in marks], reqs, []
+        )
+        result.route = "targeted" if marks or any(r.target for r in reqs) else "global"
+        candidate = self._apply(page, reqs, f"fb-t{number_}", result)
+        self.progress(0.4, "checking every requirement so far")
+        ledger_all = [*earlier, *reqs]
+        _, verdicts = await self._critique(candidate, ledger_all, width, f"t{number_}-trial")
+        ledger.add_verdicts(verdicts, number_, None, "trial")
+        forgotten = self._forgotten(verdicts, earlier, ledger.ever_passed())
+        failing = [v for v in verdicts if v.passed is False]
+        if failing:
+            self.progress(0.6, f"repairing {len(failing)} failed requirement(s)")
+            candidate = self._repair(candidate, ledger_all, failing, result)
+            _, verdicts = await self._critique(candidate, ledger_all, width, f"t{number_}-repair")
+        result.verdicts = verdicts
+        final = {v.requirement: v for v in verdicts}
+        for req_id, detail in forgotten:
+            repaired = final.get(req_id) is not None and final[req_id].passed is True
+            ledger.add_forgetting(req_id, number_, detail, repaired)
+            result.forgetting.append(
+                {"requirement": req_id, "detail": detail, "repaired": repaired}
+            )
+        self.progress(0.85, "committing the version")
+        result.version = await self._commit(candidate, text, reqs, job)
+        ledger.add_verdicts(verdicts, number_, result.version, "final")
+        ledger.retire(retired)
+        ledger.add_turn(self._record(result, text, annotation, png, earlier), reqs)
+        result.timings["total_s"] = round(time.perf_counter() - started, 2)
+        return result
+
+    def _apply(self, page: str, reqs: list[Requirement], key: str, result: TurnResult) -> str:
+        """``page`` with every requirement's offline operation applied (guardrails per step)."""
+        for req in reqs:
+            if not req.structural:
+                continue
+            try:
+                candidate = operations.apply(page, req, key, _font(req))
+            except operations.OperationError as exc:
+                result.not_applied.append(f"{req.id}: {exc}")
+                continue
+            problems = guardrails.page_problems(page, candidate)
+            if problems:
+                result.not_applied.append(f"{req.id}: {problems[0]}")
+                continue
+            page = candidate
+        return page
+
+    def _repair(self, page, reqs, failing: list[Verdict], result: TurnResult) -> str:
+        """The one repair pass: re-apply each failed requirement's operation, boosted, last."""
+        by_id = {r.id: r for r in reqs}
+        for verdict in failing:
+            req = by_id.get(verdict.requirement)
+            if req is None or not req.structural:
+                continue
+            try:
+                candidate = operations.apply(
+                    page, req, operations.REPAIR_KEY, _font(req), repair=True
+                )
+            except operations.OperationError as exc:
+                result.not_applied.append(f"{req.id} (repair): {exc}")
+                continue
+            if not guardrails.page_problems(page, candidate):
+                page = candidate
+                result.repaired.append(req.id)
+        return operations.move_block_last(page, operations.REPAIR_KEY)
+
+    def _forgotten(self, verdicts, earlier, ever_passed) -> list[tuple[str, str]]:
+        """(id, detail) of earlier requirements that passed before and fail now."""
+        earlier_ids = {r.id for r in earlier if not r.superseded_by}
+        return [
+            (v.requirement, v.detail)
+            for v in verdicts
+            if v.passed is False and v.requirement in earlier_ids and v.requirement in ever_passed
+        ]
+
+    async def _critique(self, page: str, reqs, width: int, name: str):
+        render = await self._render_trial(page, width, name)
+        measured = Measured.of(render)
+        return measured, await critique(reqs, measured, self.judge)
+
+    async def _render_trial(self, page: str, width: int, name: str):
+        """Render ``page`` in a hard-linked trial copy of the site (removed afterwards)."""
+        trial = self.project.root / f".staging-feedback-{os.getpid()}-{name}"
+        shutil.rmtree(trial, ignore_errors=True)
+        try:
+            await asyncio.to_thread(_link_tree, self.project.site_dir, trial)
+            atomic.write_text(trial / "index.html", page)
+            out = self.project.renders_dir / "feedback" / name
+            render = await self.render(trial, width, out)
+        finally:
+            shutil.rmtree(trial, ignore_errors=True)
+        if getattr(render, "failure", None):
+            raise FeedbackError(f"the page did not render: {render.failure}")
+        return render
+
+    async def _commit(self, page: str, text: str, reqs: list[Requirement], job) -> str | None:
+        path = self.project.site_dir / "index.html"
+        async with self.lock:
+            if page != path.read_text(encoding="utf-8"):
+                atomic.write_text(path, page)
+        report = await self._score(path) if self.rescore else None
+        async with self.lock:
+            if report is not None:
+                self.project.write_report(report)
+            targets = list(dict.fromkeys(r.target for r in reqs if r.target))
+            element = targets[0] if len(targets) == 1 else None
+            version = self.project.commit(
+                f"Feedback: {' '.join(text.split())[:80] or 'annotations'}",
+                job=getattr(job, "id", None), element=element, level="feedback",
+            )  # fmt: skip
+        return version.id
+
+    async def _score(self, path: Path):
+        from mmstudio.refine import render_and_score
+
+        plan = self.project.read_plan() if self.project.plan_path.exists() else None
+        report = await render_and_score(path, plan, self.project.renders_dir)
+        report.target = str(path)
+        return report
+
+    def _record(self, result, text, annotation, png, earlier) -> TurnRecord:
+        digest = None
+        if png is not None and Path(png).is_file():
+            digest = self.project.objects.put(Path(png).read_bytes())
+        base = self.project.history.get(result.version).parent if result.version else None
+        return TurnRecord(
+            result.turn, text, result.words, annotation_json(annotation), digest,
+            base, result.version, result.route, _summary(result),
+        )  # fmt: skip
+
+
+def _font(req: Requirement) -> float:
+    return req.baseline[2] if req.op == "resize" and len(req.baseline) >= 3 else 16.0
+
+
+def _summary(result: TurnResult) -> str:
+    passed = sum(v.passed is True for v in result.verdicts)
+    return (
+        f"{len(result.requirements)} requirement(s); {passed}/{len(result.verdicts)} pass; "
+        f"{len(result.forgetting)} forgetting event(s)"
+    )
+
+
+def _link_tree(source: Path, target: Path) -> None:
+    """Copy ``source`` to ``target`` with hard links (plain copies where links are refused)."""
+
+    def link(src: str, dst: str) -> None:
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
+
+    with contextlib.suppress(FileNotFoundError):
+        shutil.rmtree(target)
+    shutil.copytree(source, target, copy_function=link)

@@ -1,0 +1,107 @@
+"""The feedback service the CLI and the desktop app call: one feedback turn (text + annotations)
+as one job, and the ledger's view of every turn so far.
+
+Invariants:
+- A turn is a PAGE job (``element=None``) on the session's JobManager, so it never overlaps an
+  element refine or another turn; inside it nothing else is submitted (a nested element job would
+  wait for the page lock the turn holds).
+- When a :class:`~mmstudio.studio.refining.RefineService` is shared, the turn takes its
+  SiteEditor's lock for every write, like every other change to the project.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from mmstudio.feedback import Annotation, FeedbackTurn, Ledger, TurnResult, load
+from mmstudio.feedback.annotation import png_path
+from mmstudio.feedback.turn import FeedbackError, check_input
+from mmstudio.project import Project
+from mmstudio.studio.jobs import Job, JobContext, JobManager
+
+log = logging.getLogger(__name__)
+
+
+class FeedbackService:
+    """Feedback turns on one open project."""
+
+    def __init__(self, project: Project, jobs: JobManager | None = None, refine=None) -> None:
+        self.project = project
+        self.jobs = jobs or JobManager()
+        self.refine = refine
+
+    def _turn(self, ctx: JobContext | None = None) -> FeedbackTurn:
+        turn = FeedbackTurn(self.project)
+        if self.refine is not None:
+            turn.lock = self.refine.editor.lock
+        if ctx is not None:
+            turn.progress = ctx.progress
+        return turn
+
+    def submit(
+        self, text: str, annotation: Annotation | None = None, png: Path | None = None
+    ) -> Job:
+        """Start one turn as a ``feedback`` job; its result is a :class:`TurnResult`. Raises
+        FeedbackError at once when there is nothing to do."""
+        check_input(text, annotation)
+
+        async def run(ctx: JobContext) -> TurnResult:
+            return await self._turn(ctx).run(text, annotation, png, job=ctx.job)
+
+        return self.jobs.submit("feedback", run)
+
+    async def run(
+        self, text: str, annotation: Annotation | None = None, png: Path | None = None
+    ) -> TurnResult:
+        """Run one turn and wait for it; a failed or cancelled job raises FeedbackError."""
+        job = await self.jobs.wait(self.submit(text, annotation, png).id)
+        if job.state != "done":
+            raise FeedbackError(job.error or f"the feedback turn was {job.state}")
+        return job.result
+
+    def turns(self) -> dict:
+        """Every turn with its requirements, their latest verdicts and the forgetting events."""
+        return ledger_view(Ledger(self.project.root / "history.sqlite"))
+
+
+def ledger_view(ledger: Ledger) -> dict:
+    """A JSON-ready view of the ledger (``mmstudio turns``, the app's requirement list)."""
+    verdicts = ledger.latest_verdicts()
+    reqs = ledger.requirements()
+    turns = []
+    for record in ledger.turns():
+        rows = [_row(r, verdicts.get(r.id)) for r in reqs if r.turn == record.turn]
+        turns.append(
+            {
+                "turn": record.turn,
+                "text": record.text,
+                "version": record.version,
+                "route": record.route,
+                "summary": record.summary,
+                "requirements": rows,
+            }
+        )
+    return {"turns": turns, "forgetting": ledger.forgetting()}
+
+
+def _row(req, verdict) -> dict:
+    status = "superseded" if req.superseded_by else _status(verdict)
+    detail = verdict.detail if verdict else ""
+    return {"id": req.id, "text": req.text, "op": req.op, "target": req.target,
+            "status": status, "detail": detail}  # fmt: skip
+
+
+def _status(verdict) -> str:
+    if verdict is None or verdict.passed is None:
+        return "unchecked"
+    return "pass" if verdict.passed else "fail"
+
+
+async def feedback_project(root: Path, text: str, annotations: Path | None = None) -> TurnResult:
+    """Open the project at ``root`` and run one turn (the ``mmstudio feedback`` command).
+    Raises ValueError for a bad annotation file, ProjectError for a bad project."""
+    project = Project.open(root)
+    annotation = load(annotations) if annotations else None
+    png = png_path(annotation, annotations) if annotation and annotations else None
+    return await FeedbackService(project).run(text, annotation, png)

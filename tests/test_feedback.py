@@ -1,0 +1,210 @@
+"""Feedback core without a browser: annotation round trip, shape → element resolution on known
+boxes, turn words, the offline requirement split, page operations, the ledger and the critic's
+measured checks on a synthetic render."""
+
+from __future__ import annotations
+
+from mmstudio.feedback import Annotation, Ledger, Shape, compose, load, resolve, save
+from mmstudio.feedback import operations as ops
+from mmstudio.feedback.critic import Measured, check
+from mmstudio.feedback.elements import PageElement, page_elements
+from mmstudio.feedback.ledger import TurnRecord, Verdict
+from mmstudio.feedback.requirements import Requirement, number, split_offline, supersede
+from mmstudio.refine import guardrails
+from mmstudio.render.model import Box, Render
+
+ELEMENTS = [
+    PageElement("hero", "section", Box(x=0, y=0, w=1280, h=600), "hero", "section"),
+    PageElement("content", "section", Box(x=0, y=600, w=1280, h=800), "content", "section"),
+    PageElement("hero_image", "image", Box(x=700, y=100, w=480, h=320), "hero", "img"),
+    PageElement("hero--title", "text", Box(x=100, y=120, w=500, h=80), "hero", "h1",
+                "Roasted Slowly", [20, 20, 20, 1], 48, html_id=True),
+    PageElement("hero-p-1", "text", Box(x=100, y=240, w=500, h=50), "hero", "p",
+                "Every bag is roasted to order", [20, 20, 20, 1], 18),
+    PageElement("content_video", "video", Box(x=100, y=700, w=640, h=360), "content", "video"),
+]  # fmt: skip
+
+PAGE = """<!doctype html><html><head><title>t</title></head><body>
+<section data-mm-section="hero"><div class="wrap"><h1 id="hero--title">Roasted Slowly</h1>
+<p>Every bag is roasted to order</p>
+<figure><img data-mm-id="hero_image" src="assets/hero.png" alt="hero"></figure></div></section>
+<section data-mm-section="content"><div class="wrap"><h2>How</h2>
+<video data-mm-id="content_video" src="assets/v.webm"></video></div></section>
+</body></html>"""
+
+
+def rect(sid, x, y, w, h, kind="rect", **kw) -> Shape:
+    return Shape(id=sid, kind=kind, x=x, y=y, w=w, h=h, **kw)
+
+
+def test_annotation_json_round_trip(tmp_path):
+    annotation = Annotation(
+        device_width=768,
+        viewport=(768, 1024),
+        scroll=(0, 340),
+        png="turn.png",
+        shapes=[
+            rect("s1", 10, 20, 30, 40),
+            Shape(id="s2", kind="arrow", points=[(0, 0), (50, 60)], colour="#00ff00"),
+            Shape(id="s3", kind="pen", points=[(1, 1), (5, 9), (12, 3)], width=5),
+            Shape(id="s4", kind="text", x=60, y=70, w=80, h=20, text="warmer", attached_to="s1"),
+        ],
+    )
+    path = save(annotation, tmp_path / "a" / "turn.json")
+    again = load(path)
+    assert again == annotation
+    assert again.shape("s2").tip() == (50, 60)
+    assert again.shape("s3").bounds() == (1, 1, 11, 8)
+    assert again.next_id() == "s5"
+    (tmp_path / "bad.json").write_text("{nope")
+    try:
+        load(tmp_path / "bad.json")
+    except ValueError as exc:
+        assert "not an annotation file" in str(exc)
+
+
+def test_rect_resolves_to_enclosed_or_mostly_overlapped_elements():
+    around_image = rect("s1", 690, 90, 500, 340)
+    inside_image = rect("s2", 800, 150, 100, 100)
+    whole_hero = rect("s3", -5, -5, 1290, 610)
+    marks = resolve(Annotation(shapes=[around_image, inside_image, whole_hero]), ELEMENTS)
+    assert marks[0].targets == ["hero_image"]
+    assert marks[1].targets == ["hero_image"]  # the element that mostly covers the shape
+    assert marks[2].targets == ["hero"]  # an enclosed section stands for its children
+    two_texts = rect("s4", 90, 110, 520, 190)
+    assert resolve(Annotation(shapes=[two_texts]), ELEMENTS)[0].targets == [
+        "hero--title",
+        "hero-p-1",
+    ]
+
+
+def test_ellipse_arrow_pen_and_notes():
+    ellipse = rect("s1", 60, 90, 580, 140, kind="ellipse")  # the title, not the paragraph
+    arrow = Shape(id="s2", kind="arrow", points=[(300, 900), (400, 800)])
+    pen = Shape(id="s3", kind="pen", points=[(680, 80), (1200, 90), (1190, 440), (690, 430)])
+    note = Shape(id="n1", kind="text", x=380, y=920, w=80, h=20, text="calmer")
+    attached = Shape(id="n2", kind="text", x=10, y=10, w=50, h=20, text="'Hi'", attached_to="s1")
+    lonely = Annotation(shapes=[Shape(id="n3", kind="text", x=150, y=250, text="bigger")])
+    marks = resolve(Annotation(shapes=[ellipse, arrow, pen, note, attached]), ELEMENTS)
+    assert [m.targets for m in marks] == [["hero--title"], ["content_video"], ["hero_image"]]
+    assert marks[1].notes == ["calmer"] and marks[0].notes == ["'Hi'"]
+    only = resolve(lonely, ELEMENTS)
+    assert only[0].targets == ["hero-p-1"] and only[0].notes == ["bigger"]
+
+
+def test_turn_words_name_every_mark_and_note():
+    marks = resolve(
+        Annotation(
+            shapes=[
+                rect("s1", 690, 90, 500, 340),
+                Shape(id="n1", kind="text", x=700, y=450, text="warmer, less busy"),
+            ]
+        ),
+        ELEMENTS,
+    )
+    words = compose("make it feel like morning", marks, ELEMENTS)
+    assert "mark 1: rectangle over the image `hero_image` in the hero section" in words
+    assert "note: 'warmer, less busy'" in words
+
+
+def test_offline_split_one_requirement_per_operation():
+    text = (
+        "make the headline red; hide the video; move the content section up. "
+        "change 'Every bag' to 'Fresh every week'; add a note 'Free shipping' to the hero"
+    )
+    reqs = number(split_offline(text, [], ELEMENTS), 3)
+    got = [(r.id, r.op, r.target, r.value) for r in reqs]
+    assert got == [
+        ("t3.r1", "colour", "hero--title", "#c0392b"),
+        ("t3.r2", "hide", "content_video", ""),
+        ("t3.r3", "move", "content", "up"),
+        ("t3.r4", "text", "hero-p-1", "Fresh every week"),
+        ("t3.r5", "add_text", "hero", "Free shipping"),
+    ]
+    marks = resolve(Annotation(shapes=[rect("s1", 690, 90, 500, 340)]), ELEMENTS)
+    marks[0].notes = ["warmer", "make it less busy"]
+    noted = split_offline("", marks, ELEMENTS)
+    assert [(r.op, r.target) for r in noted] == [("tone", "hero_image"), ("free", "hero_image")]
+    assert not noted[1].structural
+
+
+def test_later_turn_on_same_property_supersedes_not_forgets():
+    first = number(split_offline("make the headline red", [], ELEMENTS), 1)
+    second = number(split_offline("make the headline navy; hide the video", [], ELEMENTS), 2)
+    retired = supersede(first, second)
+    assert [r.id for r in retired] == ["t1.r1"] and first[0].superseded_by == "t2.r1"
+
+
+def req(op, target, kind, value="", **kw) -> Requirement:
+    return Requirement(id="t1.r1", turn=1, text=op, op=op, target=target, target_kind=kind,
+                       value=value, **kw)  # fmt: skip
+
+
+def test_operations_edit_only_their_element_and_pass_guardrails():
+    page = ops.apply(PAGE, req("hide", "content_video", "video"), "fb-t1")
+    assert '[data-mm-id="content_video"]{display:none!important}' in page
+    shown = ops.apply(page, req("show", "content_video", "video"), "fb-t2")
+    assert "display:none" not in shown
+    text = ops.apply(PAGE, req("text", "hero-p-1", "text", "New <words>", anchor="Every bag"), "k")
+    assert '<p id="hero-p-1">New &lt;words&gt;</p>' in text
+    moved = ops.apply(PAGE, req("move", "content", "section", "up"), "k")
+    assert moved.index('data-mm-section="content"') < moved.index('data-mm-section="hero"')
+    noted = ops.apply(PAGE, req("add_text", "hero", "section", "Free shipping"), "k")
+    assert '<p id="fb-note-t1-r1" class="mm-note">Free shipping</p>' in noted
+    for candidate in (page, shown, text, moved, noted):
+        assert guardrails.page_problems(PAGE, candidate) == []
+    repaired = ops.apply(page, req("colour", "hero", "section", "#112233"), ops.REPAIR_KEY,
+                         repair=True)  # fmt: skip
+    assert ':root:root [data-mm-section="hero"]{background-color:#112233!important}' in repaired
+    later = ops.move_block_last(ops.apply(repaired, req("hide", "hero", "section"), "fb-t9"),
+                                ops.REPAIR_KEY)  # fmt: skip
+    assert later.index('data-mm-patch="fb-t9"') < later.index('data-mm-patch="fb-repair"')
+
+
+def test_ledger_round_trip(tmp_path):
+    ledger = Ledger(tmp_path / "history.sqlite")
+    assert ledger.next_turn() == 1
+    reqs = number(split_offline("hide the video; make the headline red", [], ELEMENTS), 1)
+    ledger.add_turn(TurnRecord(1, "t", "w", None, None, None, "v1", "targeted", "s"), reqs)
+    ledger.add_verdicts([Verdict("t1.r1", True, "hidden"), Verdict("t1.r2", False, "x")], 1,
+                        "v1", "final")  # fmt: skip
+    ledger.add_forgetting("t1.r1", 2, "still visible", True)
+    assert ledger.next_turn() == 2
+    assert [r.id for r in ledger.requirements()] == ["t1.r1", "t1.r2"]
+    assert ledger.ever_passed() == {"t1.r1"}
+    assert ledger.latest_verdicts()["t1.r2"].passed is False
+    assert ledger.forgetting()[0]["repaired"] is True
+
+
+def _render(texts, sections) -> Render:
+    return Render.model_validate(
+        {
+            "site_dir": "/x",
+            "page": "index.html",
+            "probe": {
+                "page": {"viewportW": 1280, "viewportH": 800, "scrollW": 1280, "scrollH": 2000},
+                "sections": sections,
+                "texts": texts,
+            },
+        }
+    )
+
+
+def test_critic_measures_text_colour_order_and_visibility():
+    box = {"x": 0, "y": 10, "w": 300, "h": 40}
+    text = {"selector": "h1#hero--title", "section": "hero", "tag": "h1", "snippet": "Fresh",
+            "rect": {}, "box": box, "color": [192, 57, 43, 1]}  # fmt: skip
+    sections = [
+        {"id": "content", "rect": {"x": 0, "y": 0, "w": 1280, "h": 500}},
+        {"id": "hero", "rect": {"x": 0, "y": 500, "w": 1280, "h": 500}},
+        {"id": "footer", "rect": {"x": 0, "y": 1000, "w": 1280, "h": 0}},
+    ]
+    m = Measured.of(_render([text], sections))
+    assert {e.id for e in page_elements(m.render)} == {"hero--title", "content", "hero", "footer"}
+    assert check(req("colour", "hero--title", "text", "#c0392b"), m).passed
+    assert not check(req("colour", "hero--title", "text", "#1e3a5f"), m).passed
+    assert check(req("text", "hero--title", "text", "fresh"), m).passed
+    assert check(req("move", "content", "section", "up", other="hero"), m).passed
+    assert check(req("hide", "footer", "section"), m).passed
+    assert not check(req("show", "footer", "section"), m).passed
+    assert check(req("free", None, "page"), m).passed is None
