@@ -15,15 +15,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 pytest.importorskip("PySide6.QtWebEngineWidgets")  # must be imported before the QApplication
 
-from PySide6.QtCore import QEvent, QPointF, Qt  # noqa: E402
-from PySide6.QtGui import QColor, QImage, QMouseEvent  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtGui import QColor, QImage, QMouseEvent
+from PySide6.QtWidgets import QApplication
+from test_feedback import ELEMENTS
+from test_feedback_turns import project  # noqa: F401
 
-from mmstudio.feedback import Annotation, load  # noqa: E402
-from mmstudio.gui.site_scheme import register_scheme  # noqa: E402
-from mmstudio.render import find_browser, get_renderer  # noqa: E402
-from test_feedback import ELEMENTS  # noqa: E402
-from test_feedback_turns import project  # noqa: E402, F401
+from mmstudio.feedback import Annotation, load
+from mmstudio.gui.site_scheme import register_scheme
+from mmstudio.render import find_browser, get_renderer
 
 register_scheme()  # before pytest-qt creates the QApplication
 

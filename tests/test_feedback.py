@@ -208,3 +208,47 @@ def test_critic_measures_text_colour_order_and_visibility():
     assert check(req("hide", "footer", "section"), m).passed
     assert not check(req("show", "footer", "section"), m).passed
     assert check(req("free", None, "page"), m).passed is None
+
+
+class QueuedChat:
+    """A fake ChatModel answering from a queue of reply texts; records the messages."""
+
+    def __init__(self, *replies: str) -> None:
+        self.replies, self.calls = list(replies), []
+
+    async def chat(self, messages, **kwargs):
+        from mmstudio.providers.protocols import ChatReply
+
+        self.calls.append((messages, kwargs))
+        return ChatReply(self.replies.pop(0))
+
+
+async def test_model_split_is_validated_and_judge_answers_free_requirements(tmp_path):
+    import json
+
+    from mmstudio.feedback.provider import model_judge, model_splitter
+
+    split = json.dumps({"requirements": [
+        {"text": "The headline is navy", "op": "colour", "target": "hero--title", "value": "navy"},
+        {"text": "Hide the ghost", "op": "hide", "target": "no_such_id"},
+        {"text": "The image is twice as big", "op": "resize", "target": "hero_image",
+         "value": "huge"},
+        {"text": "The hero feels calmer", "op": "free", "target": "hero"},
+    ]})  # fmt: skip
+    chat = QueuedChat(split, "not json", json.dumps({"verdicts": [
+        {"id": "t1.r4", "passed": True, "detail": "soft palette"},
+        {"id": "t9.r9", "passed": False}]}))  # fmt: skip
+    marks = resolve(Annotation(shapes=[rect("s1", 690, 90, 500, 340)]), ELEMENTS)
+    words = compose("calmer hero, navy headline", marks, ELEMENTS)
+    reqs = number(await model_splitter(chat)("", marks, ELEMENTS, words), 1)
+    assert [(r.op, r.target, r.value) for r in reqs] == [
+        ("colour", "hero--title", "#1e3a5f"), ("free", None, ""),
+        ("free", "hero_image", "huge"), ("free", "hero", ""),
+    ]  # fmt: skip
+    assert "mark 1: rectangle over the image `hero_image`" in chat.calls[0][0][0].text
+    shot = tmp_path / "shot.png"
+    shot.write_bytes(b"\x89PNG\r\n\x1a\n")
+    render = Render(site_dir="/x", page="index.html", screenshot=str(shot))
+    verdicts = await model_judge(chat)([reqs[3]], render)
+    assert [(v.requirement, v.passed) for v in verdicts] == [("t1.r4", True)]
+    assert chat.calls[-1][0][0].images == (shot.read_bytes(),)  # the repair request kept it

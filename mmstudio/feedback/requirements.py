@@ -22,6 +22,7 @@ from .resolve import Mark
 
 Op = Literal["text", "colour", "hide", "show", "move", "resize", "add_text", "tone", "free"]
 FAMILY = {"hide": "visibility", "show": "visibility", "add_text": "add", "free": "free"}
+NEEDS_TARGET = ("text", "hide", "show", "move", "resize", "add_text")
 TONES = ("warmer", "cooler", "darker", "brighter", "calmer", "bolder")
 COLOURS = {
     "red": "#c0392b", "navy": "#1e3a5f", "blue": "#2563eb", "green": "#2f855a",
@@ -85,7 +86,7 @@ def _colour(clause: str) -> str | None:
 
 def parse_op(clause: str) -> tuple[Op, str] | None:
     """(op, value) a clause asks for, or None when no offline rule understands it."""
-    low = clause.lower()
+    low = _QUOTED.sub('""', clause.lower())  # words inside quotes are content, not commands
     quoted = _QUOTED.search(clause)
     if re.search(r"\b(add|insert)\b", low) and quoted:
         return "add_text", quoted.group(1).strip()
@@ -176,8 +177,8 @@ def _clause_requirements(clause, mark, marked, elements) -> list[Requirement]:
     op, value = parsed
     if op == "text":
         value, targets = _text_target(clause, value, targets, elements)
-    if op == "add_text" and not targets:
-        targets = [next((e.id for e in elements if e.kind == "section"), None)]
+    if op in NEEDS_TARGET and not targets:  # never hide / move / rewrite the whole page
+        return [_requirement("free", "", clause, None, elements)]
     return [_requirement(op, value, clause, t, elements) for t in (targets or [None])]
 
 

@@ -26,13 +26,22 @@ log = logging.getLogger(__name__)
 class FeedbackService:
     """Feedback turns on one open project."""
 
-    def __init__(self, project: Project, jobs: JobManager | None = None, refine=None) -> None:
+    def __init__(
+        self, project: Project, jobs: JobManager | None = None, refine=None, chat=None
+    ) -> None:
+        """``refine``: a shared RefineService (its editor lock guards writes); ``chat``: a
+        ChatModel that splits turns and judges free requirements (None: offline rules)."""
         self.project = project
         self.jobs = jobs or JobManager()
         self.refine = refine
+        self.chat = chat
 
     def _turn(self, ctx: JobContext | None = None) -> FeedbackTurn:
         turn = FeedbackTurn(self.project)
+        if self.chat is not None:
+            from mmstudio.feedback.provider import model_judge, model_splitter
+
+            turn.splitter, turn.judge = model_splitter(self.chat), model_judge(self.chat)
         if self.refine is not None:
             turn.lock = self.refine.editor.lock
         if ctx is not None:
