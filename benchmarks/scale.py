@@ -34,6 +34,7 @@ from mmstudio.plan import DesignPlan  # noqa: E402
 from mmstudio.providers.offline.designer import OfflineDesigner  # noqa: E402
 from mmstudio.render import find_browser, get_renderer, renderer  # noqa: E402
 from mmstudio.studio import create  # noqa: E402
+from mmstudio.studio.bench_record import first_report, issues_by_code, reflection_brief  # noqa: E402
 
 RENDER_CAP = 2  # BrowserPool's default max_concurrent
 PAGE = 4096  # bytes per /proc statm page on Linux x86-64
@@ -218,6 +219,7 @@ async def bench(args, sampler: TreeSampler) -> dict:
         job_peak = sampler.phase()
         renders = await renders_at_once(made.project.site_dir, Path(tmp) / "renders")
         report = made.project.read_report()
+        before = issues_by_code(first_report(made.project))
     await get_renderer().close()
     return {
         "wall": wall,
@@ -227,7 +229,8 @@ async def bench(args, sampler: TreeSampler) -> dict:
         "renders_peak": renders,
         "overall": report.scores.overall if report else None,
         "issues": len(report.issues) if report else None,
-        "stopped": (made.reflection or {}).get("stopped"),
+        "reflection": reflection_brief(made.reflection),
+        "issues_before": before,
     }
 
 
@@ -252,7 +255,8 @@ def main() -> int:
     print(
         f"{args.images} images, {args.charts} charts, {args.videos} videos: wall "
         f"{result['wall']:.1f} s ({stages}); overall {result['overall']}, "
-        f"{result['issues']} issues; reflection: {result['stopped']}"
+        f"{result['issues']} issues after, {result['issues_before']} before reflection; "
+        f"reflection: {result['reflection']}"
     )
     print(
         f"peak memory: this process {own:.0f} MiB; process tree during the main job "

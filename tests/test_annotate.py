@@ -65,6 +65,9 @@ def test_draw_resolve_edit_and_save(dialog, tmp_path):
     _mouse(canvas, QEvent.Type.MouseButtonPress, 700, 450)
     _mouse(canvas, QEvent.Type.MouseButtonRelease, 700, 450)
     assert canvas.marks[0].notes == ["warmer, less busy"]
+    dialog.choose_operation("s1", "move up")  # the offline menu of a targeted mark
+    assert canvas.marks[0].notes == ["warmer, less busy", "move up"]
+    canvas.undo()
     assert canvas.annotation.shapes[-1].attached_to == "s1"
     canvas.tool = "arrow"
     drag(canvas, (300, 900), (400, 800))  # tip on the video

@@ -8,7 +8,7 @@ from mmstudio.feedback import Annotation, Ledger, Shape, compose, load, resolve,
 from mmstudio.feedback import operations as ops
 from mmstudio.feedback.critic import Measured, check
 from mmstudio.feedback.elements import PageElement, page_elements
-from mmstudio.feedback.ledger import TurnRecord, Verdict
+from mmstudio.feedback.ledger import TurnRecord, Verdict, rates
 from mmstudio.feedback.requirements import Requirement, number, split_offline, supersede
 from mmstudio.refine import guardrails
 from mmstudio.render.model import Box, Render
@@ -126,6 +126,13 @@ def test_offline_split_one_requirement_per_operation():
     noted = split_offline("", marks, ELEMENTS)
     assert [(r.op, r.target) for r in noted] == [("tone", "hero_image"), ("free", "hero_image")]
     assert not noted[1].structural
+    sketch = resolve(Annotation(sketch=True, shapes=[rect("s1", 40, 1200, 600, 120),
+                     Shape(id="n1", kind="text", x=50, y=1210, text="text: Open 8–18 daily")]),
+                     ELEMENTS)  # fmt: skip
+    label = split_offline("", sketch, ELEMENTS)
+    assert [(r.op, r.target, r.value) for r in label] == [
+        ("add_text", "content", "Open 8–18 daily")
+    ]
 
 
 def test_later_turn_on_same_property_supersedes_not_forgets():
@@ -174,6 +181,11 @@ def test_ledger_round_trip(tmp_path):
     assert ledger.ever_passed() == {"t1.r1"}
     assert ledger.latest_verdicts()["t1.r2"].passed is False
     assert ledger.forgetting()[0]["repaired"] is True
+    # FronTalk: forgetting = 1 − passes now / passes at the turn each test was introduced
+    ledger.add_turn(TurnRecord(2, "t", "w", None, None, "v1", "v2", "global", "s"), [])
+    ledger.add_verdicts([Verdict("t1.r1", False, "shown"), Verdict("t1.r2", True, "ok")], 2,
+                        "v2", "final")  # fmt: skip
+    assert rates(ledger) == {"pass_rate": 0.5, "forgetting_rate": 1.0}
 
 
 def _render(texts, sections) -> Render:

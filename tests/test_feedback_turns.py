@@ -139,6 +139,7 @@ async def test_a_later_turn_that_undoes_an_earlier_one_is_caught_and_repaired(re
     assert page.rindex('data-mm-patch="fb-repair"') > page.rindex('data-mm-patch="fb-t2"')
     view = FeedbackService(project).turns()
     assert view["forgetting"][0]["requirement"] == "t1.r1" and view["forgetting"][0]["repaired"]
+    assert (view["pass_rate"], view["forgetting_rate"]) == (1.0, 0.0)  # the repair restored it
     # an explicit change of the same property later is not forgetting: it supersedes
     third = await turn(project).run("make the headline #ffffff")
     assert third.forgetting == [] and _verdicts(third) == {"t2.r1": True, "t3.r1": True}

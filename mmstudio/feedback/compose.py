@@ -36,8 +36,12 @@ def mark_line(mark: Mark, elements: list[PageElement]) -> str:
         targets = "free space (no element)"
     line = f"mark {mark.number}: {shape} {relation} {targets}"
     if mark.notes:
-        line += " — note: " + "; ".join(f"'{n}'" for n in mark.notes)
+        line += " — note: " + "; ".join(_quoted(n) for n in mark.notes)
     return line
+
+
+def _quoted(note: str) -> str:
+    return note if note[:1] in "'\"“‘" and note[-1:] in "'\"”’" else f"'{note}'"
 
 
 def compose(text: str, marks: list[Mark], elements: list[PageElement], width: int = 1280) -> str:

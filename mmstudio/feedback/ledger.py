@@ -177,6 +177,16 @@ class Ledger:
             ).fetchall()
         return {r: Verdict(r, None if p is None else bool(p), d) for r, p, d in rows}
 
+    def passed_at_introduction(self) -> set[str]:
+        """Ids of requirements whose final verdict in their own turn was a pass."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT v.requirement FROM feedback_verdicts v JOIN feedback_requirements r"
+                " ON r.id = v.requirement WHERE v.phase = 'final' AND v.turn = r.turn"
+                " AND v.passed = 1"
+            ).fetchall()
+        return {r[0] for r in rows}
+
     def add_forgetting(self, requirement: str, turn: int, detail: str, repaired: bool) -> None:
         with self._connect() as db:
             db.execute(
@@ -195,6 +205,21 @@ class Ledger:
             {"requirement": r, "turn": t, "detail": d, "repaired": bool(rep)}
             for r, t, d, rep in rows
         ]
+
+
+def rates(ledger: Ledger) -> dict[str, float | None]:
+    """FronTalk's numbers over the active requirements: ``pass_rate`` (share passing now) and
+    ``forgetting_rate`` = 1 − passing now / passed when introduced (None with nothing to count)."""
+    active = [r.id for r in ledger.requirements() if not r.superseded_by and r.structural]
+    latest = ledger.latest_verdicts()
+    now = {i for i in active if latest.get(i) and latest[i].passed}
+    introduced = ledger.passed_at_introduction() & set(active)
+    return {
+        "pass_rate": round(len(now) / len(active), 3) if active else None,
+        "forgetting_rate": (
+            round(1 - len(now & introduced) / len(introduced), 3) if introduced else None
+        ),
+    }
 
 
 def annotation_json(annotation) -> str | None:

@@ -31,6 +31,7 @@ COLOURS = {
     "brown": "#7b4a2d", "teal": "#2c7a7b", "gold": "#b7892b", "cream": "#f6efe0",
 }  # fmt: skip
 _QUOTED = re.compile(r"[\"“'‘]([^\"”'’]{1,300})[\"”'’]")
+_LABEL = re.compile(r"^\s*(?:text|note|label|caption)\s*:\s*(.+)$", re.I | re.S)
 _HEX = re.compile(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b")
 _CLAUSES = re.compile(r"(?:;|\n|\.\s+|,?\s+and then\s+|,?\s+then\s+|,\s+and\s+(?=[a-z]+\s))")
 _NONE = PageElement("", "", Box())
@@ -86,6 +87,9 @@ def _colour(clause: str) -> str | None:
 
 def parse_op(clause: str) -> tuple[Op, str] | None:
     """(op, value) a clause asks for, or None when no offline rule understands it."""
+    label = _LABEL.match(clause)
+    if label:  # a sketched box labelled "text: …" asks for a new text block there
+        return "add_text", label.group(1).strip(" '\"“”")
     low = _QUOTED.sub('""', clause.lower())  # words inside quotes are content, not commands
     quoted = _QUOTED.search(clause)
     if re.search(r"\b(add|insert)\b", low) and quoted:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 import os
 import shutil
@@ -27,6 +29,7 @@ from pathlib import Path
 
 from mmstudio.project import Project, atomic
 from mmstudio.refine import guardrails
+from mmstudio.render.model import Render
 
 from . import operations
 from .annotation import Annotation
@@ -130,7 +133,7 @@ class FeedbackTurn:
         async with self.lock:
             page = self.project.site_dir.joinpath("index.html").read_text(encoding="utf-8")
         self.progress(0.05, "rendering the current page")
-        before = Measured.of(await self._render_trial(page, width, f"t{number_}-before"))
+        before = Measured.of(await self._page_render(page, width, f"t{number_}-before"))
         marks = resolve(annotation, before.elements) if annotation else []
         words = compose(text, marks, before.elements, width)
         reqs = number(await self.splitter(text, marks, before.elements, words), number_)
@@ -144,14 +147,16 @@ class FeedbackTurn:
         candidate = self._apply(page, reqs, f"fb-t{number_}", result)
         self.progress(0.4, "checking every requirement so far")
         ledger_all = [*earlier, *reqs]
-        _, verdicts = await self._critique(candidate, ledger_all, width, f"t{number_}-trial")
+        checked, verdicts = await self._critique(candidate, ledger_all, width, f"t{number_}-trial")
         ledger.add_verdicts(verdicts, number_, None, "trial")
         forgotten = self._forgotten(verdicts, earlier, ledger.ever_passed())
         failing = [v for v in verdicts if v.passed is False]
         if failing:
             self.progress(0.6, f"repairing {len(failing)} failed requirement(s)")
             candidate = self._repair(candidate, ledger_all, failing, result)
-            _, verdicts = await self._critique(candidate, ledger_all, width, f"t{number_}-repair")
+            checked, verdicts = await self._critique(
+                candidate, ledger_all, width, f"t{number_}-repair"
+            )
         result.verdicts = verdicts
         final = {v.requirement: v for v in verdicts}
         for req_id, detail in forgotten:
@@ -162,6 +167,7 @@ class FeedbackTurn:
             )
         self.progress(0.85, "committing the version")
         result.version = await self._commit(candidate, text, reqs, job)
+        self._remember(candidate, width, checked.render)
         ledger.add_verdicts(verdicts, number_, result.version, "final")
         ledger.retire(retired)
         ledger.add_turn(self._record(result, text, annotation, png, earlier), reqs)
@@ -217,6 +223,30 @@ class FeedbackTurn:
         render = await self._render_trial(page, width, name)
         measured = Measured.of(render)
         return measured, await critique(reqs, measured, self.judge)
+
+    async def _page_render(self, page: str, width: int, name: str):
+        """The render of ``page``: the last turn's final render when the version, the page and
+        the width are unchanged since (its screenshot still on disk), else a fresh render."""
+        cache = self.project.renders_dir / "feedback" / "last.json"
+        key = self._cache_key(page, width)
+        with contextlib.suppress(OSError, ValueError):
+            saved = json.loads(cache.read_text(encoding="utf-8"))
+            render = Render.model_validate(saved["render"])
+            if saved["key"] == key and Path(render.screenshot).is_file():
+                return render
+        return await self._render_trial(page, width, name)
+
+    def _cache_key(self, page: str, width: int) -> str:
+        """Same version, same page bytes, same width → same render (assets included)."""
+        digest = hashlib.sha256(page.encode()).hexdigest()
+        return f"{self.project.manifest.head}:{width}:{digest}"
+
+    def _remember(self, page: str, width: int, render) -> None:
+        cache = self.project.renders_dir / "feedback" / "last.json"
+        key = self._cache_key(page, width)
+        data = {"key": key, "render": render.model_dump(mode="json")}
+        with contextlib.suppress(OSError, TypeError, AttributeError):
+            atomic.write_text(cache, json.dumps(data))
 
     async def _render_trial(self, page: str, width: int, name: str):
         """Render ``page`` in a hard-linked trial copy of the site (removed afterwards)."""

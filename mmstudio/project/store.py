@@ -202,7 +202,10 @@ class Project:
         """Move the head to its parent (the site, plan and report follow); raises ProjectError
         when there is nothing to undo."""
         head = self.manifest.head
-        parent = self.history.get(head).parent if head else None
+        try:
+            parent = self.history.get(head).parent if head else None
+        except KeyError:
+            parent = None
         if not parent:
             raise ProjectError("nothing to undo: the current version is the first one")
         version = self._checkout(parent)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from mmstudio.feedback import Annotation, FeedbackTurn, Ledger, TurnResult, load
 from mmstudio.feedback.annotation import png_path
+from mmstudio.feedback.ledger import rates
 from mmstudio.feedback.turn import FeedbackError, check_input
 from mmstudio.project import Project
 from mmstudio.studio.jobs import Job, JobContext, JobManager
@@ -91,7 +92,7 @@ def ledger_view(ledger: Ledger) -> dict:
                 "requirements": rows,
             }
         )
-    return {"turns": turns, "forgetting": ledger.forgetting()}
+    return {"turns": turns, "forgetting": ledger.forgetting(), **rates(ledger)}
 
 
 def _row(req, verdict) -> dict:
