@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from provider_fixtures import fast_settings, no_network, server  # noqa: F401
 
 from mmstudio import cli
 from mmstudio.project import Project
@@ -197,3 +198,20 @@ def test_cli_bench_prints_json_and_resumes(prompts, tmp_path, capsys) -> None:
 def test_cli_bench_missing_file_is_one_line_error(tmp_path, capsys) -> None:
     assert cli.main(["bench", str(tmp_path / "none.jsonl"), "-o", str(tmp_path / "o")]) == 1
     assert capsys.readouterr().err.startswith("mmstudio: error: ")
+
+
+async def test_bench_over_the_model_path_sums_tokens_and_cost(tmp_path, server, no_network) -> None:  # noqa: F811
+    from openai_demo import DemoModel
+
+    server.chat_responder = DemoModel()
+    settings = fast_settings(server, timeout_s=20.0, image_timeout_s=20.0)
+    rows = write_prompts(tmp_path / "p.jsonl", PROMPTS[:1])
+    options = BenchOptions(provider="openai", settings=settings, rounds=0, evaluate=False)
+    summary = await run_bench(rows, tmp_path / "out", options=options, figures=False)
+    assert summary["finished"] == 1, summary["failures"]
+    usage = summary["usage"]
+    assert usage["calls"] >= 3  # plan, page, at least one image
+    assert usage["input_tokens"] > 0 and usage["output_tokens"] > 0
+    assert usage["cost_usd"] > 0  # the test server's models are in the price table
+    md = (tmp_path / "out" / "summary.md").read_text()
+    assert f"{usage['calls']} calls" in md and "$0.0000 " not in md

@@ -68,6 +68,7 @@ def _schedule_screenshot(app, window, path: Path, delay_s: float) -> None:
 
     def save() -> None:
         window.grab().save(str(path))
+        window.close()
         app.quit()
 
     def loaded(_ok: bool) -> None:

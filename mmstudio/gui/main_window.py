@@ -294,3 +294,4 @@ class MainWindow(QMainWindow):
         self.session.jobs.cancel_all()
         self.jobs_panel.detach()
         super().closeEvent(event)
+        self.preview.release()

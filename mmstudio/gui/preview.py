@@ -8,10 +8,11 @@ import json
 import logging
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile
 from PySide6.QtWebEngineWidgets import QWebEngineView
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from mmstudio.gui.site_scheme import SCHEME, NetworkBlocker, SiteSchemeHandler, site_url
 
@@ -61,8 +62,9 @@ class Preview(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._scroll_y = 0
-        # off the record (no cache on disk); owned by the application so it outlives its page
-        self.profile = QWebEngineProfile(QApplication.instance())
+        # off the record: no cache on disk. A profile must outlive its pages: release() deletes
+        # them in that order (QtWebEngine crashes at exit when a profile dies before its page).
+        self.profile = QWebEngineProfile(self)
         self.handler = SiteSchemeHandler(self)
         self.blocker = NetworkBlocker(self)
         self.profile.installUrlSchemeHandler(SCHEME, self.handler)
@@ -76,6 +78,14 @@ class Preview(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view, alignment=Qt.AlignmentFlag.AlignHCenter)
         self.set_device_width(1280)
+
+    def release(self) -> None:
+        """Delete the view, then the page, then the profile (call when the window closes)."""
+        if self.profile is None:
+            return
+        for obj in (self.view, self.page, self.profile):
+            shiboken6.delete(obj)
+        self.profile = None
 
     def show_site(self, site_dir: Path | None, page: str = "index.html") -> None:
         """Serve ``site_dir`` (only it) and load ``page``; None shows a blank page."""

@@ -82,6 +82,9 @@ def issues_figure(issues: dict[str, dict], path: Path, top: int = 15) -> Path:
     ax.barh([y + 0.2 for y in spots], after, height=0.4, color=AFTER, label="after")
     ax.set_yticks(list(spots), codes)
     ax.invert_yaxis()
+    if not issues:
+        ax.set_xlim(0, 1)
+        ax.text(0.5, 0, "no measured issue on any page", ha="center", va="center")
     ax.set_xlabel("measured issues over all pages")
     ax.legend(loc="lower right")
     return _save(figure, path)
