@@ -110,14 +110,35 @@ async def one_pass(window, probe: Probe, prompt: str, root: Path, tag: str) -> N
     await asyncio.sleep(2.0)
 
 
-async def scenario(window, probe: Probe, prompt: str, folder: Path) -> None:
+def prewarm_imports() -> None:
+    """What an app could do in a worker thread at start-up: find Chromium (runs ``chromium
+    --version``) and import the modules a first job would import on the loop."""
+    import playwright.async_api  # noqa: F401
+
+    import mmstudio.providers.offline.designer
+    import mmstudio.providers.offline.planner
+    import mmstudio.refine.local
+    import mmstudio.studio.refining  # noqa: F401
+    from mmstudio.render import find_browser
+
+    find_browser()
+
+
+async def scenario(window, probe: Probe, prompt: str, folder: Path, prewarm: bool) -> None:
     """Two passes: the first pays every first-use cost of the app session (imports, finding and
-    starting Chromium), the second shows the steady state."""
+    starting Chromium), the second shows the steady state. With ``prewarm`` those costs are paid
+    first, in a worker thread and by starting the browser, as an app could at start-up."""
+    if prewarm:
+        from mmstudio.render import get_renderer
+
+        probe.phase = "prewarm"
+        await asyncio.to_thread(prewarm_imports)
+        await get_renderer().start()
     await one_pass(window, probe, prompt, folder / "first", "#1")
     await one_pass(window, probe, prompt, folder / "second", "#2")
 
 
-def run(prompt: str, slow_ms: float = 0.0) -> Probe:
+def run(prompt: str, slow_ms: float = 0.0, prewarm: bool = False) -> Probe:
     from mmstudio.gui.app import _prepare_environment
 
     _prepare_environment()
@@ -146,7 +167,7 @@ def run(prompt: str, slow_ms: float = 0.0) -> Probe:
     if slow_ms:
         watchdog.start()
     with tempfile.TemporaryDirectory(prefix="mmstudio-b5-") as tmp, loop:
-        loop.run_until_complete(scenario(window, probe, prompt, Path(tmp)))
+        loop.run_until_complete(scenario(window, probe, prompt, Path(tmp), prewarm))
         probe.timer.stop()
         window.close()
     watchdog.stop.set()
@@ -158,18 +179,19 @@ def run(prompt: str, slow_ms: float = 0.0) -> Probe:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prompt-id", default="108")
+    parser.add_argument("--prewarm", action="store_true", help="pay first-use costs up front")
     parser.add_argument("--slow-ms", type=float, default=0.0, help="log callbacks slower than this")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     row = next(r for r in read_prompts(PROMPTS) if r["id"] == args.prompt_id)
     started = time.perf_counter()
-    probe = run(row["prompt"], args.slow_ms)
+    probe = run(row["prompt"], args.slow_ms, args.prewarm)
     for tag, label in (("#1", "first pass (cold app session)"), ("#2", "second pass (warm)")):
         stalls = probe.stalls(tag)
         print(f"{label}: longest stall {max(stalls):.0f} ms, p99 "
               f"{statistics.quantiles(stalls, n=100)[98]:.0f} ms, "
               f"{sum(s > GOAL_MS for s in stalls)} stalls > {GOAL_MS:.0f} ms")  # fmt: skip
-    worst = max(probe.stalls())
+    worst = max(probe.stalls("#1") + probe.stalls("#2"))  # not the prewarm phase
     print(f"{len(probe.gaps)} ticks over {time.perf_counter() - started:.1f} s; longest stall "
           f"{worst:.0f} ms during {probe.worst_at}")  # fmt: skip
     met = worst <= GOAL_MS

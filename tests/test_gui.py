@@ -139,3 +139,12 @@ def test_selecting_in_tree_outlines_in_preview(window, qtbot):
         ),
         timeout=10_000,
     )
+
+
+def test_flag_button_marks_the_tree_row(window):
+    window.tree.select("hero_image")
+    window.issues.buttons["flag"].click()
+    assert window.tree._items["hero_image"].text(0).startswith("⚑ ")
+    assert window.issues.buttons["flag"].text() == "Unflag"
+    window.issues.buttons["flag"].click()
+    assert not window.tree._items["hero_image"].text(0).startswith("⚑")

@@ -50,3 +50,23 @@ async def test_evaluate_job_writes_the_report(tmp_path, monkeypatch, renderer):
 
 async def _no_evaluation(project):
     return None
+
+
+@pytest.mark.skipif(find_browser().executable is None, reason="no Chromium for Playwright")
+@pytest.mark.asyncio(loop_scope="session")
+async def test_refine_all_flagged_fixes_the_flagged_element(tmp_path, renderer):
+    session = Session()
+    await session.jobs.wait(session.generate(tmp_path / "p", PROMPT).id)
+    project = session.project
+    chart = project.read_plan().charts[0].id
+    index = project.site_dir / "index.html"
+    html = index.read_text(encoding="utf-8")
+    hidden = f'<style>[data-mm-id="{chart}"] {{ opacity: 0; }}</style></head>'
+    index.write_text(html.replace("</head>", hidden, 1), encoding="utf-8")
+    project.commit("hid the chart by hand")
+    await session.jobs.wait(session.evaluate().id)
+    assert any(i.code == "invisible-default" for i in project.read_report().issues_for(chart))
+    assert session.toggle_flag(chart)
+    outcomes = await session.refine_flagged()
+    assert any(o.outcome == "accepted" for o in outcomes)
+    assert not any(i.code == "invisible-default" for i in project.read_report().issues_for(chart))

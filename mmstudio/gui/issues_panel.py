@@ -7,9 +7,17 @@ from pathlib import Path
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPixmap
-from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from mmstudio.project.versions import Version
 from mmstudio.report import DIMENSIONS, Report
@@ -18,26 +26,52 @@ _LEVEL_MARK = {"local": "LOCAL", "context": "CONTEXT", "global": "GLOBAL"}
 
 
 class IssuesPanel(QWidget):
-    """Lists the issues of one element (or of the page) from the latest report."""
+    """Lists the issues of one element (or of the page) from the latest report, with the refine
+    actions: ``refine_requested(level)``, ``flag_requested()``, ``refine_flagged_requested()``."""
+
+    refine_requested = Signal(str)
+    flag_requested = Signal()
+    refine_flagged_requested = Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.heading = QLabel("Select an element")
+        self.heading.setWordWrap(True)
         self.heading.setObjectName("issues-heading")
         self.list = QListWidget(self)
         self.list.setIconSize(QSize(96, 64))
         self.list.setWordWrap(True)
         self.plot = ScorePlot(self)
+        self.buttons: dict[str, QPushButton] = {}
+        actions = QGridLayout()
+        for index, level in enumerate(("local", "context", "global")):
+            button = QPushButton(f"Refine {level}", self)
+            button.clicked.connect(lambda _=False, lv=level: self.refine_requested.emit(lv))
+            self.buttons[level] = button
+            actions.addWidget(button, 0, index)
+        self.buttons["flag"] = QPushButton("Flag", self)
+        self.buttons["flag"].clicked.connect(self.flag_requested)
+        self.buttons["flagged"] = QPushButton("Refine all flagged", self)
+        self.buttons["flagged"].clicked.connect(self.refine_flagged_requested)
+        actions.addWidget(self.buttons["flag"], 1, 0)
+        actions.addWidget(self.buttons["flagged"], 1, 1, 1, 2)
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
+        layout.addLayout(actions)
         layout.addWidget(self.list, stretch=3)
         layout.addWidget(QLabel("Scores across versions"))
         layout.addWidget(self.plot, stretch=2)
         self.report: Report | None = None
 
-    def show_issues(self, report: Report | None, element_id: str | None) -> None:
+    def show_issues(
+        self, report: Report | None, element_id: str | None, flagged: bool = False
+    ) -> None:
         """Show the issues of ``element_id`` (None: page-level issues)."""
         self.report = report
+        self.buttons["flag"].setText("Unflag" if flagged else "Flag")
+        for level in ("local", "context"):
+            self.buttons[level].setEnabled(element_id is not None)
+        self.buttons["flag"].setEnabled(element_id is not None)
         self.list.clear()
         name = element_id or "the page"
         if report is None:

@@ -87,6 +87,9 @@ class MainWindow(QMainWindow):
         self.tree.element_selected.connect(self._tree_selected)
         self.issues = IssuesPanel(self)
         self.issues.setMinimumWidth(300)
+        self.issues.refine_requested.connect(self.refine)
+        self.issues.flag_requested.connect(self.toggle_flag)
+        self.issues.refine_flagged_requested.connect(self.refine_flagged)
         self.jobs_panel = JobsPanel(self.session.jobs, self)
         self._dock("Plan", self.tree, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._dock("Issues", self.issues, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -198,7 +201,8 @@ class MainWindow(QMainWindow):
         self.report = project.read_report()
         self.tree.show_plan(project.read_plan(), self.report)
         self.badges.show_report(self.report)
-        self.issues.show_issues(self.report, self.selected)
+        self.issues.show_issues(self.report, self.selected, self.selected in self.session.flagged)
+        self.tree.show_flags(self.session.flagged)
         self.issues.plot.show_versions(project.history.list())
         head = project.manifest.head
         self.status.setText(f"{project.root} · version {head}")
@@ -251,6 +255,27 @@ class MainWindow(QMainWindow):
 
         return open_annotator(self, sketch=sketch)
 
+    def refine(self, level: str) -> None:
+        """Refine the selected element at ``level`` (global: the page)."""
+        if self.session.project is None:
+            return
+        element = None if level == "global" else self.selected
+        self.session.refine(level, element)
+        self.statusBar().showMessage(f"Refining {element or 'the page'} ({level})…", 5000)
+
+    def toggle_flag(self) -> None:
+        if self.selected and self.session.project is not None:
+            self.session.toggle_flag(self.selected)
+            self.tree.show_flags(self.session.flagged)
+            self.issues.show_issues(
+                self.report, self.selected, self.selected in self.session.flagged
+            )
+
+    def refine_flagged(self) -> None:
+        if self.session.project is not None and self.session.flagged:
+            self.session.refine_flagged()
+            self.statusBar().showMessage(f"Refining {len(self.session.flagged)} flagged", 5000)
+
     def show_history(self) -> None:
         project = self.session.project
         if project is None:
@@ -276,7 +301,7 @@ class MainWindow(QMainWindow):
             self.report = job.result
             self.tree.show_report_elements(job.result)
             self.badges.show_report(job.result)
-        elif job.kind in ("evaluate", "restore"):
+        elif job.kind in ("evaluate", "restore") or job.kind.startswith("refine"):
             self._reload_project()
         elif job.kind == "export":
             self.statusBar().showMessage(f"Exported to {job.result}", 15_000)
@@ -288,9 +313,11 @@ class MainWindow(QMainWindow):
     def _tree_selected(self, item_id: str) -> None:
         self.selected = item_id
         self.preview.highlight(item_id)
-        self.issues.show_issues(self.report, item_id)
+        self.issues.show_issues(self.report, item_id, item_id in self.session.flagged)
 
     def closeEvent(self, event) -> None:
+        if self.watcher.files():
+            self.watcher.removePaths(self.watcher.files())
         self.session.jobs.cancel_all()
         self.jobs_panel.detach()
         super().closeEvent(event)

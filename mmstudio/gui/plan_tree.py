@@ -118,6 +118,12 @@ class PlanTree(QTreeWidget):
         self._items[item_id] = item
         return item
 
+    def show_flags(self, flagged: set[str]) -> None:
+        """Mark flagged rows with a flag (and unmark the rest)."""
+        for item_id, item in self._items.items():
+            label = item.text(0).removeprefix("⚑ ")
+            item.setText(0, f"⚑ {label}" if item_id in flagged else label)
+
     def select(self, item_id: str) -> None:
         """Select the row of a section or element id (from a click in the preview)."""
         item = self._items.get(item_id)

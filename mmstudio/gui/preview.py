@@ -89,6 +89,8 @@ class Preview(QWidget):
 
     def show_site(self, site_dir: Path | None, page: str = "index.html") -> None:
         """Serve ``site_dir`` (only it) and load ``page``; None shows a blank page."""
+        if self.released:
+            return
         self.handler.site_dir = site_dir
         self._scroll_y = 0
         if site_dir is None:
@@ -100,16 +102,26 @@ class Preview(QWidget):
         """Preview at ``width`` px (1280 desktop, 768 tablet, 390 mobile)."""
         self.view.setFixedWidth(width)
 
+    @property
+    def released(self) -> bool:
+        return self.profile is None
+
     def reload(self) -> None:
-        """Reload in place, keeping the scroll position."""
+        """Reload in place, keeping the scroll position (no-op once released)."""
+        if self.released:
+            return
         self.page.runJavaScript("window.scrollY", 0, self._reload_at)
 
     def _reload_at(self, scroll_y) -> None:
+        if self.released:
+            return
         self._scroll_y = int(scroll_y or 0)
         self.view.reload()
 
     def highlight(self, item_id: str) -> None:
         """Outline the element or section ``item_id`` in the page."""
+        if self.released:
+            return
         self.page.runJavaScript(f"window.mmHighlight && window.mmHighlight({json.dumps(item_id)})")
 
     def _loaded(self, ok: bool) -> None:

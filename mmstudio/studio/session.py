@@ -7,15 +7,18 @@ events; it never touches project files itself. Each method returns the submitted
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
 from mmstudio.pipeline.generate import ProgressCallback
 from mmstudio.project import Project
 from mmstudio.project.export import export_site
+from mmstudio.report import Level
 from mmstudio.studio.create import new_project
 from mmstudio.studio.evaluation import evaluate_project
 from mmstudio.studio.jobs import Job, JobContext, JobManager
+from mmstudio.studio.refining import RefineService
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +36,23 @@ class Session:
     def __init__(self, jobs: JobManager | None = None) -> None:
         self.jobs = jobs or JobManager()
         self.project: Project | None = None
+        self.flagged: set[str] = set()
+        self._refiner: RefineService | None = None
+        self._tasks: set[asyncio.Task] = set()
 
     def open(self, root: Path) -> Project:
         """Open the project at ``root`` (cancelling the jobs of the previous one); raises
         ProjectError."""
         project = Project.open(root)
         self.jobs.cancel_all()
-        self.project = project
+        self._set_project(project)
         return project
+
+    def _set_project(self, project: Project) -> None:
+        if self.project is None or self.project.root != project.root:
+            self.flagged.clear()
+        self.project = project
+        self._refiner = RefineService(project, self.jobs)
 
     def _require(self) -> Project:
         if self.project is None:
@@ -52,7 +64,7 @@ class Session:
 
         async def run(ctx: JobContext) -> Project:
             result = await new_project(root, prompt, provider=provider, progress=_progress(ctx))
-            self.project = result.project
+            self._set_project(result.project)
             return result.project
 
         return self.jobs.submit("generate", run)
@@ -75,6 +87,57 @@ class Session:
             return export_site(project.site_dir, dest, as_zip=as_zip, overwrite=overwrite)
 
         return self.jobs.submit("export", run)
+
+    def toggle_flag(self, element_id: str) -> bool:
+        """Flag or unflag an element for "Refine all flagged"; returns whether it is flagged."""
+        if element_id in self.flagged:
+            self.flagged.discard(element_id)
+            return False
+        self.flagged.add(element_id)
+        return True
+
+    def refine(
+        self, level: Level, element: str | None = None, instruction: str = ""
+    ) -> asyncio.Task:
+        """Refine ``element`` (None: every element with issues at ``level``) once. The refiner
+        runs its own element and page jobs on :attr:`jobs` (so this is a task, not a job: an
+        outer page job would hold the page its element jobs need)."""
+        self._require()
+        refiner = self._refiner
+        assert refiner is not None
+        return self._spawn(refiner.refine(level, element, instruction))
+
+    def refine_flagged(self) -> asyncio.Task:
+        """One refine per flagged element and level its issues are routed to; elements run at
+        once (their jobs hold only their own element)."""
+        project = self._require()
+        refiner = self._refiner
+        assert refiner is not None
+        report = project.read_report()
+
+        async def run() -> list:
+            async def one(element_id: str) -> list:
+                levels = {i.level for i in (report.issues_for(element_id) if report else [])}
+                outcomes: list = []
+                for level in [lv for lv in ("local", "context") if lv in levels]:
+                    outcomes += await refiner.refine(level, element_id)
+                return outcomes
+
+            results = await asyncio.gather(*(one(e) for e in sorted(self.flagged)))
+            return [o for outcomes in results for o in outcomes]
+
+        return self._spawn(run())
+
+    def _spawn(self, coro) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("refine stopped: %s", task.exception())
 
     def restore(self, version_id: str) -> Job:
         """Make an earlier version current."""
