@@ -1,6 +1,6 @@
 """Budget 1: orchestration overhead on the model path, against a latency profile.
 
-    .venv/bin/python benchmarks/model_overhead.py [--prompt-id 108] [--scale 0.1] [--runs 3]
+    .venv/bin/python benchmarks/model_overhead.py [--prompt-id 108] [--scale 0.1] [--runs 5]
 
 Goal: overhead ≤ 5 % of the critical path.
 
@@ -192,7 +192,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prompt-id", default="108", help="bench prompt (108: 7 images, ...)")
     parser.add_argument("--scale", type=float, default=0.1, help="latency scale (0.1)")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--concurrency", type=int, default=2, help="assets at once (2)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -107,7 +107,8 @@ async def test_bench_resumes_skipping_finished_prompts(prompts, tmp_path, monkey
     )  # fmt: skip
     assert ran == ["tide"]
     assert json.loads((out / "records" / "ember.json").read_text()) == first
-    assert summary["finished"] == 2
+    assert (summary["finished"], summary["ran_now"], summary["resumed"]) == (2, 1, 1)
+    assert "ran 1 prompt(s) and resumed 1" in (out / "summary.md").read_text()
     assert lines[0].startswith("1/2 1 prompt(s) already finished")
     assert lines[-1].startswith("2/2 tide ok")
     ran.clear()

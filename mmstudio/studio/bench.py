@@ -154,9 +154,9 @@ class _Tally:
 
 async def run_prompts(
     rows: list[dict], out_dir: Path, options: BenchOptions, progress: ProgressCallback
-) -> list[dict]:
+) -> tuple[list[dict], int]:
     """Run every unfinished prompt (``options.jobs`` at once); returns the records of all rows
-    in file order, old and new."""
+    in file order, old and new, and how many prompts ran now."""
     todo = [r for r in rows if not finished(out_dir, r["id"], options)]
     tally = _Tally(len(rows), len(rows) - len(todo), progress)
     limit = asyncio.Semaphore(max(1, options.jobs))
@@ -168,7 +168,7 @@ async def run_prompts(
     async with asyncio.TaskGroup() as group:
         for row in todo:
             group.create_task(one(row))
-    return [read_record(out_dir, r["id"]) or _lost(r) for r in rows]
+    return [read_record(out_dir, r["id"]) or _lost(r) for r in rows], len(todo)
 
 
 def _lost(row: dict) -> dict:
@@ -198,8 +198,9 @@ async def run_bench(
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    records = await run_prompts(rows, out_dir, options, progress)
+    records, ran = await run_prompts(rows, out_dir, options, progress)
     summary = summarise(records, options, source=str(prompts))
+    summary["ran_now"], summary["resumed"] = ran, len(rows) - ran
     summary["wall_seconds"] = round(time.perf_counter() - started, 3)
     write_report(summary, records, out_dir, figures=figures)
     atomic.write_json(out_dir / "summary.json", {"summary": summary, "prompts": records})

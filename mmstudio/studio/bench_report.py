@@ -147,7 +147,11 @@ def _header(s: dict) -> list[str]:
         "",
         f"Prompts: **{s['prompts']}** from `{Path(s['source']).name}` · finished {s['finished']}"
         f" · failed {s['failed']} · provider `{s['provider']}` · reflection rounds ≤ {s['rounds']}"
-        f" · prompts at once {s['jobs']} · wall {_num(s.get('wall_seconds'), 1)} s",
+        f" · prompts at once {s['jobs']}",
+        "",
+        f"This invocation ran {s.get('ran_now', s['prompts'])} prompt(s) and resumed "
+        f"{s.get('resumed', 0)} in {_num(s.get('wall_seconds'), 1)} s of wall time; the prompts' "
+        f"own times sum to {_num(s['seconds'].get('sum'), 1)} s.",
         "",
         f"Seconds per prompt (main job incl. evaluation and reflection): median "
         f"**{_num(sec['median'])}**, min {_num(sec['min'])}, max {_num(sec['max'])}.",

@@ -27,15 +27,16 @@ _USAGE_KEYS = ("calls", "input_tokens", "output_tokens", "images", "video_second
 
 
 def stats(values: list[float | None]) -> dict[str, Any]:
-    """Median, mean, min and max of the values present (None left out), rounded; n present."""
+    """Median, mean, min, max and sum of the values present (None left out), rounded; n."""
     present = [v for v in values if v is not None]
     if not present:
-        return {"median": None, "mean": None, "min": None, "max": None, "n": 0}
+        return {"median": None, "mean": None, "min": None, "max": None, "sum": 0, "n": 0}
     return {
         "median": round(statistics.median(present), 4),
         "mean": round(statistics.fmean(present), 4),
         "min": round(min(present), 4),
         "max": round(max(present), 4),
+        "sum": round(sum(present), 4),
         "n": len(present),
     }
 
