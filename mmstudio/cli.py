@@ -275,7 +275,8 @@ def cmd_gui(args: argparse.Namespace) -> int:
     from mmstudio.gui.app import run
 
     project = Path(args.project) if args.project else None
-    return run(project, Path(args.screenshot) if args.screenshot else None)
+    screenshot = Path(args.screenshot) if args.screenshot else None
+    return run(project, screenshot, select=args.select, device=args.device)
 
 
 def cmd_feedback(args: argparse.Namespace) -> int:
@@ -385,8 +386,10 @@ def _bench_args(p: argparse.ArgumentParser) -> None:
 
 
 def _gui_args(p: argparse.ArgumentParser) -> None:
+    from mmstudio.gui.app import add_screenshot_arguments
+
     p.add_argument("project", nargs="?", help="project folder to open")
-    p.add_argument("--screenshot", help="save the window as this PNG once loaded, then quit")
+    add_screenshot_arguments(p)
 
 
 def _feedback_args(p: argparse.ArgumentParser) -> None:

@@ -21,10 +21,18 @@ def _prepare_environment() -> None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
-def run(project: Path | None = None, screenshot: Path | None = None, delay_s: float = 2.5) -> int:
+def run(
+    project: Path | None = None,
+    screenshot: Path | None = None,
+    delay_s: float = 2.5,
+    *,
+    select: str | None = None,
+    device: str = "desktop",
+) -> int:
     """Run the app; with ``screenshot``, save the window as PNG ``delay_s`` seconds after the
-    preview loads, then quit. Returns the exit status; raises ProjectError (before any window
-    opens) when ``project`` is not an openable project."""
+    preview loads, then quit. ``select`` selects an element (tree, preview outline, issues);
+    ``device`` is desktop | tablet | mobile (1280 / 768 / 390 px). Returns the exit status;
+    raises ProjectError (before any window opens) when ``project`` is not an openable project."""
     from mmstudio.project import Project
 
     if project is not None:
@@ -48,11 +56,17 @@ def run(project: Path | None = None, screenshot: Path | None = None, delay_s: fl
     window.show()
     if project is not None:
         window.open_project(project)
+    window.preview.set_device_width(DEVICE_WIDTHS[device])
+    if select:
+        window.view.loadFinished.connect(lambda _ok: window.tree.select(select))
     if screenshot is not None:
         _schedule_screenshot(app, window, screenshot, delay_s)
     with loop:
         loop.run_until_complete(_until_quit(app))
     return 0
+
+
+DEVICE_WIDTHS = {"desktop": 1280, "tablet": 768, "mobile": 390}
 
 
 def _apply_theme(app) -> None:
@@ -86,11 +100,18 @@ async def _until_quit(app) -> None:
     await done.wait()
 
 
+def add_screenshot_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--screenshot PNG``, ``--select ELEMENT_ID`` and ``--device desktop|tablet|mobile``."""
+    parser.add_argument("--screenshot", help="save the window as this PNG once loaded, then quit")
+    parser.add_argument("--select", metavar="ELEMENT_ID", help="select this element")
+    parser.add_argument("--device", choices=list(DEVICE_WIDTHS), default="desktop")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``mmstudio-gui`` script."""
     parser = argparse.ArgumentParser(prog="mmstudio-gui", description="MM Studio desktop app")
     parser.add_argument("project", nargs="?", help="project folder to open")
-    parser.add_argument("--screenshot", help="save the window as this PNG, then quit")
+    add_screenshot_arguments(parser)
     args = parser.parse_args(argv)
     from mmstudio.project import ProjectError
 
@@ -98,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         return run(
             Path(args.project) if args.project else None,
             Path(args.screenshot) if args.screenshot else None,
+            select=args.select,
+            device=args.device,
         )
     except ProjectError as exc:
         print(f"mmstudio-gui: error: {exc}", file=sys.stderr)

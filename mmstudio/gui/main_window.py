@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
+from PySide6.QtCore import QFileSystemWatcher, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -107,6 +107,33 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status)
         self.job_finished.connect(self._job_finished)
         self.session.jobs.subscribe(self._job_event)
+        self.state = QSettings("MM Studio", "mmstudio")
+        self._restore_state()
+
+    # -- remembered state --------------------------------------------------------------------
+    def _restore_state(self) -> None:
+        geometry, docks = self.state.value("geometry"), self.state.value("window-state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if docks is not None:
+            self.restoreState(docks)
+        self._show_recent()
+
+    def recent_projects(self) -> list[str]:
+        value = self.state.value("recent-projects") or []
+        return [value] if isinstance(value, str) else list(value)
+
+    def _remember(self, root: Path) -> None:
+        recent = [str(root), *[p for p in self.recent_projects() if p != str(root)]][:8]
+        self.state.setValue("recent-projects", recent)
+        self._show_recent()
+
+    def _show_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.recent_projects():
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _=False, p=path: self.open_project(Path(p)))
+        self.recent_menu.setEnabled(bool(self.recent_projects()))
 
     # compatibility accessors used by tests and the screenshot mode
     @property
@@ -137,6 +164,8 @@ class MainWindow(QMainWindow):
             (file_menu, "Open Project…", QKeySequence.StandardKey.Open, self._choose_project),
             (file_menu, "Open Site Folder…", None, self._choose_site),
             (file_menu, "Export…", "Ctrl+E", self.export),
+            (page_menu, "Undo", QKeySequence.StandardKey.Undo, self.undo),
+            (page_menu, "Redo", QKeySequence.StandardKey.Redo, self.redo),
             (page_menu, "Evaluate", "Ctrl+R", self.evaluate),
             (page_menu, "History…", "Ctrl+H", self.show_history),
             (page_menu, "Reload Preview", QKeySequence.StandardKey.Refresh, self.preview.reload),
@@ -150,6 +179,7 @@ class MainWindow(QMainWindow):
             action.triggered.connect(slot)
             menu.addAction(action)
             toolbar.addAction(action)
+        self.recent_menu = file_menu.addMenu("Open Recent")
         file_menu.addSeparator()
         file_menu.addAction(QAction("&Quit", self, shortcut="Ctrl+Q", triggered=self.close))
         toolbar.addSeparator()
@@ -174,6 +204,7 @@ class MainWindow(QMainWindow):
             self.watcher.removePaths(self.watcher.files())
         self.watcher.addPath(str(project.root / "mmstudio.json"))
         self.setWindowTitle(f"MM Studio — {project.manifest.title}")
+        self._remember(project.root)
         self.refresh()
         self.preview.show_site(project.site_dir)
 
@@ -255,6 +286,14 @@ class MainWindow(QMainWindow):
 
         return open_annotator(self, sketch=sketch)
 
+    def undo(self) -> None:
+        if self.session.project is not None:
+            self.session.undo()
+
+    def redo(self) -> None:
+        if self.session.project is not None:
+            self.session.redo()
+
     def refine(self, level: str) -> None:
         """Refine the selected element at ``level`` (global: the page)."""
         if self.session.project is None:
@@ -301,7 +340,7 @@ class MainWindow(QMainWindow):
             self.report = job.result
             self.tree.show_report_elements(job.result)
             self.badges.show_report(job.result)
-        elif job.kind in ("evaluate", "restore") or job.kind.startswith("refine"):
+        elif job.kind in ("evaluate", "restore", "undo", "redo") or job.kind.startswith("refine"):
             self._reload_project()
         elif job.kind == "export":
             self.statusBar().showMessage(f"Exported to {job.result}", 15_000)
@@ -316,6 +355,8 @@ class MainWindow(QMainWindow):
         self.issues.show_issues(self.report, item_id, item_id in self.session.flagged)
 
     def closeEvent(self, event) -> None:
+        self.state.setValue("geometry", self.saveGeometry())
+        self.state.setValue("window-state", self.saveState())
         if self.watcher.files():
             self.watcher.removePaths(self.watcher.files())
         self.session.jobs.cancel_all()

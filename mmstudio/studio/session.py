@@ -139,6 +139,24 @@ class Session:
         if not task.cancelled() and task.exception() is not None:
             log.warning("refine stopped: %s", task.exception())
 
+    def undo(self) -> Job:
+        """Move the open project back to the previous version."""
+        project = self._require()
+
+        async def run(ctx: JobContext):
+            return project.undo()
+
+        return self.jobs.submit("undo", run)
+
+    def redo(self) -> Job:
+        """Move the open project forward to the version last undone."""
+        project = self._require()
+
+        async def run(ctx: JobContext):
+            return project.redo()
+
+        return self.jobs.submit("redo", run)
+
     def restore(self, version_id: str) -> Job:
         """Make an earlier version current."""
         project = self._require()
