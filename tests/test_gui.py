@@ -3,7 +3,11 @@ click-to-select both ways."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +15,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 pytest.importorskip("PySide6.QtWebEngineWidgets")  # must be imported before the QApplication
 
+
+from mmstudio.gui.plan_tree import SCORE_ROLE
 from mmstudio.gui.site_scheme import register_scheme
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
@@ -90,7 +96,7 @@ def test_network_requests_are_blocked(window, qtbot):
 
 
 def test_plan_tree_shows_sections_elements_and_badges(window):
-    from mmstudio.gui.plan_tree import ISSUES_ROLE, SCORE_ROLE
+    from mmstudio.gui.plan_tree import ISSUES_ROLE
 
     item = window.tree._items["hero_image"]
     assert item.data(1, SCORE_ROLE) == pytest.approx(0.6)
@@ -148,3 +154,25 @@ def test_flag_button_marks_the_tree_row(window):
     assert window.issues.buttons["flag"].text() == "Unflag"
     window.issues.buttons["flag"].click()
     assert not window.tree._items["hero_image"].text(0).startswith("⚑")
+
+
+def test_refine_from_the_issues_dock_runs_jobs_and_updates_badges(tmp_path):
+    """The whole loop the designer sees, in the real app process (qasync loop, offscreen): a
+    hidden chart shows a red badge, "Refine context" in the issues dock runs the job, the badge
+    turns green and the jobs table lists the job."""
+    from mmstudio.render import find_browser
+
+    if find_browser().executable is None:
+        pytest.skip("no Chromium for Playwright")
+    script = Path(__file__).with_name("gui_refine_run.py")
+    done = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "p")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["before"] == 0 and "invisible" in seen["issue"].lower()
+    assert seen["after"] == 1.0 and seen["chart_badge"] == "chart 1.00"
+    assert "refine-context" in seen["job_kinds"]
