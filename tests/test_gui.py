@@ -176,3 +176,24 @@ def test_refine_from_the_issues_dock_runs_jobs_and_updates_badges(tmp_path):
     assert seen["before"] == 0 and "invisible" in seen["issue"].lower()
     assert seen["after"] == 1.0 and seen["chart_badge"] == "chart 1.00"
     assert "refine-context" in seen["job_kinds"]
+
+
+def test_settings_dialog_saves_endpoint_but_never_the_key(qtbot, tmp_path, monkeypatch):
+    from mmstudio.gui.dialogs import SettingsDialog
+    from mmstudio.providers.settings import load_settings, save_config
+
+    monkeypatch.setenv("MMSTUDIO_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-stored")
+    dialog = SettingsDialog(load_settings(), {"provider": "openai", "rounds": 1}, None)
+    qtbot.addWidget(dialog)
+    dialog.base_url.setText("http://127.0.0.1:8000/v1")
+    dialog.models["planner"].setText("qwen3")
+    dialog.capabilities["videos"].setChecked(False)
+    settings, prefs = dialog.values()
+    assert prefs == {"provider": "openai", "rounds": 1, "concurrency": 2}
+    path = save_config(settings)
+    text = path.read_text()
+    assert "sk-test" not in text and "api_key" not in text
+    again = load_settings()
+    assert again.base_url == "http://127.0.0.1:8000/v1" and again.models.planner == "qwen3"
+    assert again.capabilities.videos is False

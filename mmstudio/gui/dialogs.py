@@ -5,16 +5,20 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from pydantic import ValidationError
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -23,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from mmstudio.project.versions import Version
 from mmstudio.providers.registry import PROVIDERS
+from mmstudio.providers.settings import CAPABILITIES, ROLES, Settings
 
 
 class NewProjectDialog(QDialog):
@@ -105,3 +110,67 @@ class HistoryDialog(QDialog):
         if rows:
             self.chosen = list(reversed(self.versions))[rows[0].row()].id
             self.accept()
+
+
+class SettingsDialog(QDialog):
+    """Provider settings (written to the user config file, never the key) and generation
+    preferences (default provider, reflection rounds, assets made at once)."""
+
+    def __init__(self, settings: Settings, prefs: dict, parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.settings = settings
+        self.provider = QComboBox(self)
+        self.provider.addItems(PROVIDERS)
+        self.provider.setCurrentText(prefs.get("provider", "offline"))
+        self.rounds = _spin(0, 10, prefs.get("rounds", 3), self)
+        self.concurrency = _spin(1, 8, prefs.get("concurrency", 2), self)
+        self.base_url = QLineEdit(settings.base_url, self)
+        self.models = {r: QLineEdit(getattr(settings.models, r), self) for r in ROLES}
+        self.capabilities = {}
+        form = QFormLayout()
+        form.addRow("Default provider", self.provider)
+        form.addRow("Reflection rounds", self.rounds)
+        form.addRow("Assets made at once", self.concurrency)
+        form.addRow("Endpoint (base URL)", self.base_url)
+        for role, edit in self.models.items():
+            form.addRow(f"{role.capitalize()} model", edit)
+        for name in CAPABILITIES:
+            box = QCheckBox(name.replace("_", " "), self)
+            box.setChecked(getattr(settings.capabilities, name))
+            self.capabilities[name] = box
+            form.addRow("Endpoint offers" if name == CAPABILITIES[0] else "", box)
+        key = "found" if settings.api_key else "not set"
+        form.addRow("API key", QLabel(f"from OPENAI_API_KEY ({key}); never stored by MM Studio"))
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def values(self) -> tuple[Settings, dict]:
+        """The edited settings (raises ValueError for an invalid value) and preferences."""
+        data = self.settings.model_dump()
+        data["base_url"] = self.base_url.text().strip()
+        data["models"] = {r: e.text().strip() for r, e in self.models.items()}
+        data["capabilities"] = {n: b.isChecked() for n, b in self.capabilities.items()}
+        try:
+            settings = Settings.model_validate(data)
+        except ValidationError as exc:
+            raise ValueError(str(exc.errors()[0]["msg"])) from None
+        prefs = {
+            "provider": self.provider.currentText(),
+            "rounds": self.rounds.value(),
+            "concurrency": self.concurrency.value(),
+        }
+        return settings, prefs
+
+
+def _spin(low: int, high: int, value, parent) -> QSpinBox:
+    spin = QSpinBox(parent)
+    spin.setRange(low, high)
+    spin.setValue(int(value))
+    return spin

@@ -20,12 +20,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mmstudio.gui.dialogs import HistoryDialog, NewProjectDialog
+from mmstudio.gui.dialogs import HistoryDialog, NewProjectDialog, SettingsDialog
 from mmstudio.gui.issues_panel import IssuesPanel
 from mmstudio.gui.jobs_panel import JobsPanel
 from mmstudio.gui.plan_tree import PlanTree, badge_colour
 from mmstudio.gui.preview import DEVICES, Preview
 from mmstudio.project import ProjectError
+from mmstudio.providers.settings import load_settings, save_config
 from mmstudio.report import DIMENSIONS, Report
 from mmstudio.studio.jobs import Job
 from mmstudio.studio.session import Session
@@ -168,6 +169,7 @@ class MainWindow(QMainWindow):
             (page_menu, "Redo", QKeySequence.StandardKey.Redo, self.redo),
             (page_menu, "Evaluate", "Ctrl+R", self.evaluate),
             (page_menu, "History…", "Ctrl+H", self.show_history),
+            (file_menu, "Settings…", QKeySequence.StandardKey.Preferences, self.edit_settings),
             (page_menu, "Reload Preview", QKeySequence.StandardKey.Refresh, self.preview.reload),
             (page_menu, "Annotate…", "Ctrl+M", self.annotate),
             (page_menu, "Sketch…", None, lambda: self.annotate(sketch=True)),
@@ -260,11 +262,43 @@ class MainWindow(QMainWindow):
             self.preview.reload()
 
     # -- actions -----------------------------------------------------------------------------
+    def prefs(self) -> dict:
+        """Generation preferences: default provider, reflection rounds, assets at once."""
+        return {
+            "provider": self.state.value("provider", "offline"),
+            "rounds": int(self.state.value("rounds", 3)),
+            "concurrency": int(self.state.value("concurrency", 2)),
+        }
+
     def new_from_prompt(self) -> None:
+        prefs = self.prefs()
         dialog = NewProjectDialog(self)
+        dialog.provider.setCurrentText(prefs["provider"])
         if dialog.exec():
             prompt, provider, folder = dialog.values()
-            self.session.generate(folder, prompt, provider)
+            self.session.generate(
+                folder, prompt, provider, rounds=prefs["rounds"], concurrency=prefs["concurrency"]
+            )
+
+    def edit_settings(self) -> None:
+        """Edit provider settings (config file, never the key) and generation preferences."""
+        try:
+            settings = load_settings()
+        except ValueError as exc:
+            self.statusBar().showMessage(f"Settings: {exc}", 15_000)
+            return
+        dialog = SettingsDialog(settings, self.prefs(), self)
+        if not dialog.exec():
+            return
+        try:
+            settings, prefs = dialog.values()
+            path = save_config(settings)
+        except (ValueError, OSError) as exc:
+            self.statusBar().showMessage(f"Settings not saved: {exc}", 15_000)
+            return
+        for key, value in prefs.items():
+            self.state.setValue(key, value)
+        self.statusBar().showMessage(f"Settings saved to {path}", 10_000)
 
     def evaluate(self) -> None:
         if self.session.project is not None:

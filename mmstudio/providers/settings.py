@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 log = logging.getLogger(__name__)
@@ -171,6 +172,21 @@ def load_settings(
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise ValueError(f"provider setting {where}: {first['msg']}") from None
+
+
+_SAVED = ("base_url", "models", "capabilities", "timeout_s", "max_retries", "concurrency")
+
+
+def save_config(settings: Settings, path: Path | None = None) -> Path:
+    """Write the endpoint part of ``settings`` (base URL, models, capabilities, timeout, retries,
+    concurrency) to the config file atomically; the API key is never written (it stays in
+    ``OPENAI_API_KEY``). Returns the path written."""
+    from mmstudio.project import atomic
+
+    target = path or config_path()
+    data = settings.model_dump(mode="json", include=set(_SAVED))
+    atomic.write_text(target, tomli_w.dumps(data))
+    return target
 
 
 def add_provider_arguments(parser: argparse.ArgumentParser) -> None:

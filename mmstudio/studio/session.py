@@ -59,11 +59,27 @@ class Session:
             raise ValueError("no project is open")
         return self.project
 
-    def generate(self, root: Path, prompt: str, provider: str = "offline") -> Job:
-        """Create a new project at ``root`` from ``prompt``; it becomes the open project."""
+    def generate(
+        self,
+        root: Path,
+        prompt: str,
+        provider: str = "offline",
+        *,
+        rounds: int = 3,
+        concurrency: int = 2,
+    ) -> Job:
+        """Create a new project at ``root`` from ``prompt`` (then ``rounds`` of reflection); it
+        becomes the open project."""
 
         async def run(ctx: JobContext) -> Project:
-            result = await new_project(root, prompt, provider=provider, progress=_progress(ctx))
+            result = await new_project(
+                root,
+                prompt,
+                provider=provider,
+                rounds=rounds,
+                concurrency=concurrency,
+                progress=_progress(ctx),
+            )
             self._set_project(result.project)
             return result.project
 
