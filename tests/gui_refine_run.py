@@ -50,10 +50,29 @@ async def scenario(window, root: Path) -> dict:
     await asyncio.sleep(0.5)  # the job-finished signal refreshes the panels
     seen["after"] = window.tree._items[chart].data(1, SCORE_ROLE)
     seen["chart_badge"] = window.badges.pills["chart"].text()
+    window.undo()
+    await settle(window)
+    await asyncio.sleep(0.5)
+    seen["after_undo"] = window.tree._items[chart].data(1, SCORE_ROLE)
+    window.session.export(root.parent / "exported")
+    await settle(window)
+    seen["exported"] = (root.parent / "exported" / "index.html").is_file()
+    seen["cancelled"] = await cancel_from_the_jobs_table(window)
     table = window.jobs_panel.table
     seen["job_kinds"] = sorted({table.item(r, 1).text() for r in range(table.rowCount())})
     await close_renderer()
     return seen
+
+
+async def cancel_from_the_jobs_table(window) -> str:
+    """Start a job that would run for an hour and press its Cancel button in the jobs dock."""
+    job = window.session.jobs.submit("demo-wait", lambda ctx: asyncio.sleep(3600))
+    await asyncio.sleep(0.2)
+    table = window.jobs_panel.table
+    row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == job.id)
+    table.cellWidget(row, 7).click()
+    await window.session.jobs.wait(job.id)
+    return job.state
 
 
 def main() -> int:

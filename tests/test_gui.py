@@ -175,7 +175,9 @@ def test_refine_from_the_issues_dock_runs_jobs_and_updates_badges(tmp_path):
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["before"] == 0 and "invisible" in seen["issue"].lower()
     assert seen["after"] == 1.0 and seen["chart_badge"] == "chart 1.00"
-    assert "refine-context" in seen["job_kinds"]
+    assert "refine-context" in seen["job_kinds"] and "undo" in seen["job_kinds"]
+    assert seen["after_undo"] == 0  # undo brings back the version with the hidden chart
+    assert seen["exported"] and seen["cancelled"] == "cancelled"
 
 
 def test_settings_dialog_saves_endpoint_but_never_the_key(qtbot, tmp_path, monkeypatch):
@@ -197,3 +199,17 @@ def test_settings_dialog_saves_endpoint_but_never_the_key(qtbot, tmp_path, monke
     again = load_settings()
     assert again.base_url == "http://127.0.0.1:8000/v1" and again.models.planner == "qwen3"
     assert again.capabilities.videos is False
+
+
+def test_project_actions_are_disabled_with_a_reason_until_a_project_opens(qtbot, project):
+    from mmstudio.gui.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    names = {a.text().rstrip("…"): a for a in window.project_actions}
+    assert {"Export", "Undo", "History", "Annotate"} <= set(names)
+    assert not any(a.isEnabled() for a in names.values())
+    assert "Open a project" in names["Export"].toolTip()
+    with qtbot.waitSignal(window.view.loadFinished, timeout=30_000):
+        window.open_project(project.root)
+    assert all(a.isEnabled() for a in names.values())

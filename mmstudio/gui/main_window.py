@@ -61,6 +61,11 @@ class BadgeBar(QWidget):
             )
 
 
+# actions that act on an open project: disabled, with the reason as tooltip, until one is open
+_NEEDS_PROJECT = {"Export", "Undo", "Redo", "History", "Annotate", "Sketch", "Reload Preview"}
+_NO_PROJECT = "Open a project (File › Open Project) or create one (File › New from Prompt) first"
+
+
 class MainWindow(QMainWindow):
     """The app window over one :class:`Session`."""
 
@@ -110,6 +115,12 @@ class MainWindow(QMainWindow):
         self.session.jobs.subscribe(self._job_event)
         self.state = QSettings("MM Studio", "mmstudio")
         self._restore_state()
+
+    def _enable_project_actions(self) -> None:
+        has_project = self.session.project is not None
+        for action in self.project_actions:
+            action.setEnabled(has_project)
+            action.setToolTip(action.text().rstrip("…") if has_project else _NO_PROJECT)
 
     # -- remembered state --------------------------------------------------------------------
     def _restore_state(self) -> None:
@@ -174,6 +185,7 @@ class MainWindow(QMainWindow):
             (page_menu, "Annotate…", "Ctrl+M", self.annotate),
             (page_menu, "Sketch…", None, lambda: self.annotate(sketch=True)),
         ]
+        self.project_actions: list[QAction] = []
         for menu, label, shortcut, slot in entries:
             action = QAction(label, self)
             if shortcut is not None:
@@ -181,6 +193,9 @@ class MainWindow(QMainWindow):
             action.triggered.connect(slot)
             menu.addAction(action)
             toolbar.addAction(action)
+            if label.rstrip("…") in _NEEDS_PROJECT:
+                self.project_actions.append(action)
+        self._enable_project_actions()
         self.recent_menu = file_menu.addMenu("Open Recent")
         file_menu.addSeparator()
         file_menu.addAction(QAction("&Quit", self, shortcut="Ctrl+Q", triggered=self.close))
@@ -206,6 +221,7 @@ class MainWindow(QMainWindow):
             self.watcher.removePaths(self.watcher.files())
         self.watcher.addPath(str(project.root / "mmstudio.json"))
         self.setWindowTitle(f"MM Studio — {project.manifest.title}")
+        self._enable_project_actions()
         self._remember(project.root)
         self.refresh()
         self.preview.show_site(project.site_dir)
@@ -213,6 +229,7 @@ class MainWindow(QMainWindow):
     def open_site(self, folder: Path) -> None:
         """Preview someone else's site folder and evaluate it (nothing is written into it)."""
         self.session.project = None
+        self._enable_project_actions()
         self.site_only = folder
         self.setWindowTitle(f"MM Studio — {folder}")
         self.preview.show_site(folder)
@@ -305,6 +322,8 @@ class MainWindow(QMainWindow):
             self.session.evaluate()
         elif self.site_only is not None:
             self.open_site(self.site_only)
+        else:
+            self.statusBar().showMessage(_NO_PROJECT, 10_000)
 
     def export(self) -> None:
         if self.session.project is None:
