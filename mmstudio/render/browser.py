@@ -36,6 +36,14 @@ CHROMIUM_ARGS = (
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # Defence in depth behind the sandbox's routes (which never see WebSocket, WebRTC or a
+    # navigation preconnect): every connection the routes do not answer goes to a proxy that
+    # cannot resolve, loopback included, and nothing resolves; WebRTC may use no direct UDP.
+    "--proxy-server=http://proxy.invalid:9",
+    "--proxy-bypass-list=<-loopback>",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
 _SYSTEM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 _FIX = (

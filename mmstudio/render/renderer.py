@@ -164,6 +164,7 @@ class _Job:
         self.context.set_default_timeout(self.t.step_s * 1000)
         await self.context.add_init_script(INIT_JS)
         await self.context.route("**/*", self.sandbox.handle)
+        await self.context.route_web_socket("**/*", self.sandbox.handle_websocket)
         self.page = await self.context.new_page()
         self.sandbox.attach(self.context, self.page)
         self.cdp = await self.context.new_cdp_session(self.page)

@@ -5,6 +5,9 @@ Invariants:
   :meth:`Sandbox.handle`. A request is fulfilled only when it names a regular file inside the
   site folder (after resolving symlinks and ``..``); anything else is aborted and recorded, so an
   external font, CDN script or image becomes a finding, never a hang or a leak.
+- WebSockets are routed too and closed unopened; the browser's launch flags (see
+  ``browser.CHROMIUM_ARGS``) send whatever the routes never see (WebRTC, preconnects) to a proxy
+  that cannot resolve, so nothing reaches a socket.
 - Any navigation of the main frame away from the page is aborted (``ERR_ABORTED`` keeps the
   current document) and recorded; popups are closed and recorded; dialogs are dismissed and
   recorded. Handlers never raise: a failure to answer a route is logged and the request aborted.
@@ -112,6 +115,15 @@ class Sandbox:
         except Exception:
             log.debug("route for %s failed", request.url, exc_info=True)
             await _abort_quietly(route)
+
+    async def handle_websocket(self, ws) -> None:
+        """``context.route_web_socket("**/*", …)`` handler: no page may open a WebSocket (the
+        socket is closed without ever reaching a server) and each attempt is recorded."""
+        self._record(RequestRecord(url=ws.url[:500], reason="network", resource_type="websocket"))
+        try:
+            await ws.close(code=1008, reason="blocked by MM Studio")
+        except Exception:
+            log.debug("websocket already closed", exc_info=True)
 
     def _leaving(self, request) -> bool:
         if not request.is_navigation_request():
