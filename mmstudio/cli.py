@@ -64,7 +64,11 @@ def _run(coro):
 def _read_prompt(args: argparse.Namespace) -> str:
     if args.prompt is not None:
         return args.prompt
-    data = Path(args.prompt_file).expanduser().read_bytes()
+    path = Path(args.prompt_file).expanduser()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"cannot read the prompt file {path}: {exc.strerror}") from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -157,6 +161,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print(report.model_dump_json(indent=2))
     else:
         print(_report_text(report, project))
+    if report.failed:
+        print(f"mmstudio: error: {report.failed}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -183,7 +190,8 @@ def _report_text(report, project) -> str:
 
 def cmd_export(args: argparse.Namespace) -> int:
     project = Project.open(Path(args.project))
-    dest = export_site(project.site_dir, Path(args.output), as_zip=args.zip, overwrite=args.force)
+    as_zip = args.zip or args.output.lower().endswith(".zip")
+    dest = export_site(project.site_dir, Path(args.output), as_zip=as_zip, overwrite=args.force)
     problems = hygiene_problems(project.site_dir)
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
@@ -320,19 +328,32 @@ def _new_args(p: argparse.ArgumentParser) -> None:
     source.add_argument("--prompt", help="the design prompt text")
     source.add_argument("--prompt-file", help="a UTF-8 text file holding the prompt")
     p.add_argument("--provider", choices=PROVIDERS, default="offline", help="designer to use")
-    p.add_argument("--concurrency", type=int, default=2, help="assets made at once (default 2)")
+    p.add_argument(
+        "--concurrency", type=_bounded(1, 16), default=2, help="assets made at once (default 2)"
+    )
     p.add_argument("--no-evaluate", action="store_true", help="skip rendering and scoring")
     add_provider_arguments(p)
     p.add_argument(
-        "--rounds", type=_rounds, default=3, help="reflection rounds after generation (3; 0: none)"
+        "--rounds",
+        type=_bounded(0, 10),
+        default=3,
+        help="reflection rounds after generation (3; 0: none)",
     )
 
 
-def _rounds(text: str) -> int:
-    value = int(text)
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError("rounds must be between 0 and 10")
-    return value
+def _bounded(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer between ``low`` and ``high`` inclusive."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, not {value}")
+        return value
+
+    return parse
 
 
 def _refine_args(p: argparse.ArgumentParser) -> None:
@@ -344,7 +365,9 @@ def _refine_args(p: argparse.ArgumentParser) -> None:
 
 def _evaluate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", help="a project folder, a site folder or an HTML file")
-    p.add_argument("--viewport", type=int, default=1280, help="viewport width in px (1280)")
+    p.add_argument(
+        "--viewport", type=_bounded(320, 3840), default=1280, help="viewport width in px (1280)"
+    )
     p.add_argument(
         "--provider",
         choices=PROVIDERS,
@@ -373,11 +396,16 @@ def _restore_args(p: argparse.ArgumentParser) -> None:
 def _bench_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("prompts", help="JSONL file of {id, prompt} lines")
     p.add_argument("-o", "--output", required=True, help="folder for the projects and results")
-    p.add_argument("--limit", type=int, default=None, help="only the first N prompts")
+    p.add_argument(
+        "--limit", type=_bounded(1, 100_000), default=None, help="only the first N prompts"
+    )
     p.add_argument("--jobs", type=int, default=1, help="prompts run at once (default 1)")
     p.add_argument("--provider", choices=PROVIDERS, default="offline", help="designer to use")
     p.add_argument(
-        "--rounds", type=_rounds, default=3, help="reflection rounds per prompt (3; 0: none)"
+        "--rounds",
+        type=_bounded(0, 10),
+        default=3,
+        help="reflection rounds per prompt (3; 0: none)",
     )
     p.add_argument("--concurrency", type=int, default=2, help="assets made at once per prompt")
     p.add_argument("--no-evaluate", action="store_true", help="skip rendering and scoring")

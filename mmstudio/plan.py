@@ -32,6 +32,11 @@ VideoSize = Literal["1280x720", "720x1280"]
 VideoSeconds = Literal[4, 8, 12]
 HexColor = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 ElementId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,63}$")]
+# every string inside a list is bounded too: a model's runaway output fails validation, it does
+# not become a 60 MB page
+Short = Annotated[str, Field(max_length=200)]
+Line = Annotated[str, Field(max_length=1000)]
+Prose = Annotated[str, Field(max_length=8000)]
 
 PAGE_KINDS = (
     "landing",
@@ -62,6 +67,7 @@ SECTION_KINDS = (
     "footer",
 )
 _EXTENSIONS = {"image": (".png", ".webp"), "video": (".webm",), "chart": (".html",)}
+_UNSAFE_PATH_CHAR = re.compile(r"[\x00-\x1f\x7f\"'<>?#%*|:`\\]")
 _TRAVERSAL = re.compile(r"(^[/\\~])|(^[a-zA-Z]:)|(\\)|(%[0-9a-fA-F]{2})|(^[a-z][a-z0-9+.-]*:)")
 
 
@@ -85,7 +91,7 @@ class Typography(_Model):
     heading: str = Field(min_length=1, max_length=300)
     body: str = Field(min_length=1, max_length=300)
     mono: str = Field(default="'DejaVu Sans Mono', 'Courier New', monospace", max_length=300)
-    hints: list[str] = Field(default_factory=list, max_length=20)
+    hints: list[Short] = Field(default_factory=list, max_length=20)
 
 
 class GlobalLayout(_Model):
@@ -100,7 +106,7 @@ class GlobalLayout(_Model):
     max_width_px: int = Field(default=1200, ge=320, le=2560)
     palette: list[PaletteColor] = Field(min_length=1, max_length=40)
     typography: Typography
-    mood: list[str] = Field(default_factory=list, max_length=12)
+    mood: list[Short] = Field(default_factory=list, max_length=12)
     description: str = Field(default="", max_length=4000)
 
     def color(self, role: str, default: str | None = None) -> str | None:
@@ -123,8 +129,8 @@ class DataTable(_Model):
 
     ``synthesized`` is True when the planner made the numbers up because the prompt gave none."""
 
-    columns: list[str] = Field(min_length=1, max_length=50)
-    rows: list[list[float | int | str | None]] = Field(default_factory=list, max_length=5000)
+    columns: list[Short] = Field(min_length=1, max_length=50)
+    rows: list[list[float | int | Line | None]] = Field(default_factory=list, max_length=5000)
     synthesized: bool = False
     source: str = Field(default="", max_length=400)
 
@@ -148,24 +154,24 @@ class Section(_Model):
     title: str = Field(default="", max_length=400)
     subtitle: str = Field(default="", max_length=1000)
     eyebrow: str = Field(default="", max_length=200)
-    headings: list[str] = Field(default_factory=list, max_length=60)
-    paragraphs: list[str] = Field(default_factory=list, max_length=60)
-    buttons: list[str] = Field(default_factory=list, max_length=20)
-    nav_items: list[str] = Field(default_factory=list, max_length=30)
-    tags: list[str] = Field(default_factory=list, max_length=60)
+    headings: list[Line] = Field(default_factory=list, max_length=60)
+    paragraphs: list[Prose] = Field(default_factory=list, max_length=60)
+    buttons: list[Short] = Field(default_factory=list, max_length=20)
+    nav_items: list[Short] = Field(default_factory=list, max_length=30)
+    tags: list[Short] = Field(default_factory=list, max_length=60)
     items: list[SectionItem] = Field(default_factory=list, max_length=80)
     table: DataTable | None = None
     layout: str = Field(default="stack", max_length=40)
     ratio: list[int] = Field(default_factory=list, max_length=4)
     background: str | None = Field(default=None, max_length=40)
-    element_ids: list[str] = Field(default_factory=list, max_length=40)
+    element_ids: list[Short] = Field(default_factory=list, max_length=40)
     description: str = Field(default="", max_length=8000)
 
 
 class ElementContext(_Model):
     """Where an element lives and what it does there (MM-WebAgent local plan ``context``)."""
 
-    section: str
+    section: Short
     role: str = Field(min_length=1, max_length=80)
     page_style: str = Field(default="", max_length=400)
 
@@ -190,6 +196,14 @@ class _ElementPlan(_Model):
             raise ValueError(f"save_path {value!r} escapes the site folder")
         if not value.startswith("assets/") or value.endswith("/"):
             raise ValueError(f"save_path {value!r} must be a file inside assets/")
+        # The path is written into the page's HTML and used as a URL and a file name: one
+        # spelling per file (no "." or empty segments, which would dodge the clash check), no
+        # character that ends an attribute, starts a query or fragment, or cannot be a file name.
+        for segment in value.split("/"):
+            if not segment or segment.startswith(".") or segment != segment.strip():
+                raise ValueError(f"save_path {value!r} has an empty, hidden or padded part")
+            if _UNSAFE_PATH_CHAR.search(segment):
+                raise ValueError(f"save_path {value!r} has a character unsafe in a URL or file")
         return value
 
     @model_validator(mode="after")

@@ -86,6 +86,14 @@ class Report(_Model):
     render: RenderInfo = Field(default_factory=RenderInfo)
     timings: dict[str, float] = Field(default_factory=dict)
 
+    @property
+    def failed(self) -> str | None:
+        """Why the evaluation itself failed (render timeout, crash, no browser), or None. A
+        failed report is never a score of the page: callers must not keep it as the project's
+        report nor commit a version on it."""
+        issue = next((i for i in self.issues if i.code == "render-failed"), None)
+        return issue.message if issue else None
+
     def issues_for(self, element_id: str | None) -> list[Issue]:
         """The issues of one element (``None``: page-level issues)."""
         return [i for i in self.issues if i.element == element_id]

@@ -65,5 +65,10 @@ say "set-up done: $(.venv/bin/mmstudio --version)"
 [ "$demo" = 1 ] || exit 0
 
 # --- the main job on the demo prompt ----------------------------------------------------------
-rm -rf demo-project
+if [ -e demo-project/mmstudio.json ]; then
+  say "demo-project/ exists and is kept (your changes are in it); remove it to generate it again"
+  .venv/bin/mmstudio history demo-project
+  printf '  site:   %s\n  report: %s\n' "$PWD/demo-project/site/index.html" "$PWD/demo-project/report.json"
+  exit 0
+fi
 .venv/bin/mmstudio new demo-project --prompt-file resources/demo/prompt.txt

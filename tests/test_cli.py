@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,16 @@ def test_export_is_self_contained(demo_project, tmp_path, capsys):
     assert code == 1 and "--force" in err and err.count("\n") == 1
 
 
+def test_exported_files_are_readable_by_a_web_server(demo_project, tmp_path, capsys):
+    code, _, _ = run(capsys, "export", str(demo_project), "-o", str(tmp_path / "site.zip"))
+    assert code == 0 and (tmp_path / "site.zip").is_file()  # a .zip name means a zip
+    for info in zipfile.ZipFile(tmp_path / "site.zip").infolist():
+        assert (info.external_attr >> 16) & 0o044 == 0o044, info.filename
+    for path in (demo_project / "site").rglob("*"):
+        if path.is_file():
+            assert path.stat().st_mode & 0o044 == 0o044, path
+
+
 def test_history_and_restore(demo_project, capsys):
     code, out, _ = run(capsys, "history", str(demo_project), "--json")
     versions = json.loads(out)["versions"]
@@ -102,6 +113,8 @@ def test_history_and_restore(demo_project, capsys):
         (["new", "{tmp}/taken", "--prompt", "a page"], "not empty"),
         (["history", "{tmp}"], "not an MM Studio project"),
         (["restore", "{tmp}", "abcd"], "not an MM Studio project"),
+        (["new", "{tmp}/p", "--prompt-file", "{tmp}"], "cannot read the prompt file"),
+        (["new", "{tmp}/latin1.txt/p", "--prompt", "a page"], "not a writable folder"),
         (["evaluate", "{tmp}/nothing-here"], "does not exist"),
     ],
 )
@@ -117,7 +130,21 @@ def test_bad_input_is_one_line_and_leaves_nothing(tmp_path, capsys, argv, messag
 
 
 @pytest.mark.parametrize(
-    "command", ["new", "evaluate", "export", "history", "restore", "bench", "gui", "doctor"]
+    "command",
+    [
+        "new",
+        "evaluate",
+        "refine",
+        "feedback",
+        "export",
+        "history",
+        "undo",
+        "redo",
+        "restore",
+        "bench",
+        "gui",
+        "doctor",
+    ],  # fmt: skip
 )
 def test_every_command_has_help(command, capsys):
     with pytest.raises(SystemExit) as exit_info:

@@ -87,7 +87,7 @@ def test_same_content_commits_once(project):
 
 def test_restore_unknown_or_corrupt_version_changes_nothing(project):
     version = project.commit("first")
-    with pytest.raises(ProjectError, match="no single version"):
+    with pytest.raises(ProjectError, match="no version matches"):
         project.restore("ffff0000")
     digest = version.files["site/index.html"]
     project.objects.path(digest).write_bytes(b"tampered")

@@ -266,9 +266,14 @@ class FeedbackTurn:
     async def _commit(self, page: str, text: str, reqs: list[Requirement], job) -> str | None:
         path = self.project.site_dir / "index.html"
         async with self.lock:
-            if page != path.read_text(encoding="utf-8"):
+            before = path.read_text(encoding="utf-8")
+            if page != before:
                 atomic.write_text(path, page)
         report = await self._score(path) if self.rescore else None
+        if report is not None and report.failed:
+            async with self.lock:
+                atomic.write_text(path, before)
+            raise FeedbackError(f"nothing was committed: {report.failed}")
         async with self.lock:
             if report is not None:
                 self.project.write_report(report)

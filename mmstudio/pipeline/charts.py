@@ -22,9 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import re
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -34,6 +32,7 @@ from markupsafe import Markup
 
 from mmstudio.pipeline.chart_types import FONT_SIZE, SMALL_FONT, Ink, Series, type_option
 from mmstudio.plan import ChartPlan, DataTable, DesignPlan
+from mmstudio.project import atomic
 from mmstudio.resources import resource
 
 log = logging.getLogger(__name__)
@@ -273,26 +272,13 @@ def chart_page(option: dict, element: ChartPlan) -> str:
     )
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) through a temp file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_chart(element: ChartPlan, plan: DesignPlan, site_dir: Path) -> list[Path]:
     """Write the chart page at ``site_dir/save_path`` and its option at ``site_dir/option_path``;
     returns both paths (page first). The page needs ``site_dir/vendor/echarts.min.js``."""
     option = build_option(element, plan)
     page = Path(site_dir) / element.save_path
     option_file = Path(site_dir) / element.option_path
-    _write_atomic(option_file, json.dumps(option, ensure_ascii=False, indent=1) + "\n")
-    _write_atomic(page, chart_page(option, element))
+    atomic.write_text(option_file, json.dumps(option, ensure_ascii=False, indent=1) + "\n")
+    atomic.write_text(page, chart_page(option, element))
     log.debug("chart %s: %s", element.id, chart_kind(element.attributes.chart_type))
     return [page, option_file]

@@ -22,11 +22,28 @@ def write_bytes(path: Path, data: bytes) -> Path:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        publish(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    return path
+
+
+def _read_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()  # read once at import: os.umask() is process-wide, not thread-safe
+
+
+def publish(tmp: Path | str, path: Path) -> Path:
+    """Give a finished temp file (written by us or by a tool such as ffmpeg) the permissions of
+    an ordinary file and rename it over ``path`` (temp files are created 0600)."""
+    os.chmod(tmp, 0o666 & ~_UMASK)
+    os.replace(tmp, path)
     return path
 
 

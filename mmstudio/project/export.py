@@ -16,6 +16,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
+from mmstudio.project import atomic
+
 _TEXT_SUFFIXES = (".html", ".htm", ".css", ".js", ".svg", ".json")
 _EXTERNAL = re.compile(
     r"""(?:src|href|poster)\s*=\s*["']\s*(?:https?:)?//|url\(\s*["']?\s*(?:https?:)?//"""
@@ -89,6 +91,10 @@ def export_site(site: Path, dest: Path, *, as_zip: bool = False, overwrite: bool
     dest = dest.expanduser().absolute()
     if as_zip and dest.suffix.lower() != ".zip":
         dest = dest.with_suffix(".zip")
+    root, target = site.resolve(), dest.resolve()
+    if root.is_relative_to(target) or target.is_relative_to(root):
+        # replacing the destination would delete the site (or the project holding it)
+        raise ExportError(f"{dest} overlaps the site being exported; choose a folder outside it")
     if dest.exists() and not overwrite and (dest.is_file() or any(dest.iterdir())):
         raise ExportError(f"{dest} already exists and is not empty; pass --force to replace it")
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -125,5 +131,5 @@ def _write_zip(site: Path, dest: Path) -> Path:
         for path in sorted(site.rglob("*")):
             if path.is_file() and path.resolve().is_relative_to(root):
                 archive.write(path, path.relative_to(site).as_posix())
-    os.replace(tmp, dest)
+    atomic.publish(tmp, dest)
     return dest

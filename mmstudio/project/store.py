@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import logging
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -64,6 +65,9 @@ def check_new_root(root: Path) -> Path:
     root = root.expanduser().absolute()
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise ProjectError(f"{root} already exists and is not empty; choose a new folder")
+    existing = next(p for p in (root, *root.parents) if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise ProjectError(f"cannot create {root}: {existing} is not a writable folder")
     return root
 
 
@@ -280,8 +284,11 @@ def _sha256(path: Path) -> str:
 
 
 def _first_line(exc: BaseException) -> str:
+    if isinstance(exc, ValidationError) and exc.errors():
+        # "where: what", never pydantic's echo of the (possibly huge) input or its help URL
+        first = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"{where}: {first['msg']}" if where else first["msg"]
     text = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc)
     lines = [line for line in text.splitlines() if line.strip()]
-    if isinstance(exc, ValidationError) and len(lines) >= 3:
-        return f"{lines[1].strip()}: {lines[2].strip()}"
     return lines[0] if lines else type(exc).__name__

@@ -193,9 +193,12 @@ class History:
     def get(self, version_id: str) -> Version:
         """The version whose id starts with ``version_id`` (≥ 4 hex digits); raises KeyError
         naming the id when none or several match."""
+        if len(version_id) < 4:
+            raise KeyError(f"version id {version_id!r} is too short: give at least 4 characters")
         matches = [v for v in self.list() if v.id.startswith(version_id.lower())]
-        if len(version_id) < 4 or len(matches) != 1:
-            raise KeyError(f"no single version matches {version_id!r}")
+        if len(matches) != 1:
+            found = "several versions match" if matches else "no version matches"
+            raise KeyError(f"{found} {version_id!r} (see mmstudio history)")
         return matches[0]
 
 
@@ -218,11 +221,13 @@ def snapshot(root: Path, store: ObjectStore, tracked: list[str]) -> dict[str, st
     """Store every file of ``tracked`` (project-relative files or folders) and return the map
     project-relative POSIX path → SHA-256."""
     files: dict[str, str] = {}
+    inside = root.resolve()
     for name in tracked:
         top = root / name
         paths = sorted(p for p in top.rglob("*") if p.is_file()) if top.is_dir() else [top]
         for path in paths:
-            if path.is_file():
+            # a link out of the project (an imported site's) is never read into its history
+            if path.is_file() and path.resolve().is_relative_to(inside):
                 files[path.relative_to(root).as_posix()] = store.put_file(path)
     return files
 

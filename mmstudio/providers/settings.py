@@ -193,7 +193,7 @@ def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the provider flags (``--base-url``, ``--<role>-model``, ``--disable``, ``--timeout``,
     ``--max-retries``) to ``parser``. There is deliberately no ``--api-key`` flag: a key on a
     command line lands in shell history and process lists; use ``OPENAI_API_KEY``."""
-    group = parser.add_argument_group("model provider (with --provider openai)")
+    group = parser.add_argument_group("model provider (OpenAI-compatible endpoint)")
     group.add_argument(
         "--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1"
     )
@@ -204,7 +204,8 @@ def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         choices=[c.replace("_", "-") for c in CAPABILITIES],
         metavar="CAPABILITY",
-        help="treat the endpoint as lacking a capability (repeatable): " + ", ".join(CAPABILITIES),
+        help="treat the endpoint as lacking a capability (repeatable): "
+        + ", ".join(c.replace("_", "-") for c in CAPABILITIES),
     )
     group.add_argument("--timeout", type=float, metavar="S", help="seconds per request")
     group.add_argument("--max-retries", type=int, metavar="N", help="retries of a failed request")

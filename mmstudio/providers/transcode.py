@@ -17,6 +17,8 @@ from pathlib import Path
 import imageio_ffmpeg
 from PIL import Image
 
+from mmstudio.project import atomic
+
 _TIMEOUT_S = 300
 
 
@@ -45,7 +47,7 @@ def mp4_to_webm(source: Path, target: Path) -> None:
     ]  # fmt: skip
     try:
         _run(args, source.name)
-        os.replace(tmp_name, target)
+        atomic.publish(tmp_name, target)
     finally:
         Path(tmp_name).unlink(missing_ok=True)
 
@@ -61,7 +63,7 @@ def to_h264(source: Path, target: Path) -> None:
     ]  # fmt: skip
     try:
         _run(args, source.name)
-        os.replace(tmp_name, target)
+        atomic.publish(tmp_name, target)
     finally:
         Path(tmp_name).unlink(missing_ok=True)
 

@@ -124,6 +124,10 @@ class SiteEditor:
         problems = guardrails.page_problems(html, new)
         if problems:
             return None, f"the patch no longer applies to the latest page: {problems[0]}"
+        site = self.project.site_dir.resolve()
+        for path in change.files:
+            if not (self.project.site_dir / path).parent.resolve().is_relative_to(site):
+                return None, f"the refiner writes outside the site folder through a link: {path}"
         for path, data in change.files.items():
             atomic.write_bytes(self.project.site_dir / path, data)
         if new != html:

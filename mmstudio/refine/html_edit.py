@@ -145,15 +145,28 @@ def selector_for(html: str, element_id: str, path: str = "") -> str | None:
     return f"{node.tag}:has(> source[src$={css_string(name)}])"
 
 
+def patch_key(key: str) -> str:
+    """``key`` as it is written in ``data-mm-patch="…"``: characters that could end the attribute
+    or the tag (a discovered element's id comes from the page) become ``-``."""
+    return re.sub(r"[^\w.:-]", "-", key)
+
+
+def safe_css(css: str) -> str:
+    """``css`` that cannot end its ``<style>`` block: ``</`` becomes ``<\\/`` (the same text in
+    CSS strings and selectors), so markup inside a rule never reaches the page."""
+    return css.replace("</", "<\\/")
+
+
 def patch_css(html: str, key: str) -> str:
     """The CSS of the ``data-mm-patch=key`` block ("" when the page has none)."""
-    match = re.search(_PATCH_BLOCK.format(key=re.escape(key)), html, re.S)
+    match = re.search(_PATCH_BLOCK.format(key=re.escape(patch_key(key))), html, re.S)
     return match.group(1).strip() if match else ""
 
 
 def set_patch_block(html: str, key: str, css: str) -> str:
     """``html`` with the ``<style data-mm-patch="key">`` block holding the block's earlier rules
     plus ``css`` (later rules win); the block sits at the end of ``<head>`` (or the start)."""
+    key, css = patch_key(key), safe_css(css)
     old = patch_css(html, key)
     lines = [line for line in (old + "\n" + css.strip()).splitlines() if line.strip()]
     merged = "\n".join(dict.fromkeys(lines))

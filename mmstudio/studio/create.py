@@ -15,7 +15,7 @@ from pathlib import Path
 
 from mmstudio.pipeline.generate import ProgressCallback, build_site, no_progress, plan_page
 from mmstudio.plan import DesignPlan
-from mmstudio.project import Project
+from mmstudio.project import Project, ProjectError
 from mmstudio.project.store import check_new_root
 from mmstudio.providers.base import Designer
 from mmstudio.providers.registry import get_designer
@@ -109,8 +109,11 @@ async def _generate(
     progress("plan", 0, 1, "planning the page")
     plan, plan_seconds = await plan_page(prompt, designer)
     progress("plan", 1, 1, f"{len(plan.sections)} sections, {len(list(plan.elements()))} assets")
-    root.parent.mkdir(parents=True, exist_ok=True)
-    workspace = Path(tempfile.mkdtemp(prefix=f".{root.name}.building-", dir=root.parent))
+    try:
+        root.parent.mkdir(parents=True, exist_ok=True)
+        workspace = Path(tempfile.mkdtemp(prefix=f".{root.name}.building-", dir=root.parent))
+    except OSError as exc:
+        raise ProjectError(f"cannot create a project in {root.parent}: {exc.strerror}") from None
     try:
         site = workspace / "site"
         site.mkdir()

@@ -50,7 +50,8 @@ async def evaluate_project(
     project: Project, *, viewport_width: int = 1280, judge_settings: Settings | None = None
 ) -> Report:
     """Render and measure the project's site against its plan (plus the model judge with
-    ``judge_settings``); writes ``report.json``."""
+    ``judge_settings``); writes ``report.json`` — except when the evaluation itself failed
+    (``report.failed``): the previous report is kept and the failed one returned."""
     plan = project.read_plan() if project.plan_path.exists() else None
     report = await evaluate(
         project.site_dir / "index.html",
@@ -58,6 +59,9 @@ async def evaluate_project(
         out_dir=project.renders_dir,
         plan=plan,
     )
+    if report.failed:
+        log.warning("report.json kept as it was: %s", report.failed)
+        return report
     if judge_settings is not None:
         report = await _judge(report, plan, project.site_dir, judge_settings)
     project.write_report(report)

@@ -33,6 +33,7 @@ import numpy as np
 from PIL import Image
 
 from mmstudio.plan import DesignPlan, VideoPlan
+from mmstudio.project import atomic
 from mmstudio.providers.offline import art
 from mmstudio.providers.offline.canvas import RGB, mix, shade
 
@@ -193,20 +194,8 @@ def encode(frame_iter: Iterator[Image.Image], size: tuple[int, int], target: Pat
             lines = errors.read().decode("utf-8", "replace").strip().splitlines() or ["no output"]
             tmp.unlink(missing_ok=True)
             raise RuntimeError(f"ffmpeg failed ({code}) for {target.name}: {lines[-1]}")
-    os.replace(tmp, target)
+    atomic.publish(tmp, target)
     return first
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temp file in the same folder and a rename."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def make_video(element: VideoPlan, plan: DesignPlan, site_dir: Path) -> list[Path]:
@@ -224,7 +213,7 @@ def make_video(element: VideoPlan, plan: DesignPlan, site_dir: Path) -> list[Pat
         poster.parent.mkdir(parents=True, exist_ok=True)
         planned = tuple(int(v) for v in element.size.split("x"))
         still = first.resize(planned, Image.Resampling.BICUBIC)
-        write_atomic(poster, art.encode_image(still, element.poster_path))
+        atomic.write_bytes(poster, art.encode_image(still, element.poster_path))
         written.append(poster)
     log.debug("video %s: %s s at %dx%d", element.id, element.seconds, *size)
     return written
