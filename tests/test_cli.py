@@ -144,7 +144,7 @@ def test_bad_input_is_one_line_and_leaves_nothing(tmp_path, capsys, argv, messag
         "bench",
         "gui",
         "doctor",
-    ],  # fmt: skip
+    ],
 )
 def test_every_command_has_help(command, capsys):
     with pytest.raises(SystemExit) as exit_info:
