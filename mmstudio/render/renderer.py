@@ -177,7 +177,13 @@ class _Job:
         except PlaywrightTimeout:
             await self._terminate("load")
             try:
-                await self.page.wait_for_load_state("load", timeout=self.t.load_s * 1000)
+                # a page of megabytes may not even have arrived: wait until OUR document has
+                # loaded (about:blank is "loaded" at once, and probing it races the commit)
+                await self.page.wait_for_url(
+                    lambda url: url.split("#")[0] == self.result.url,
+                    wait_until="load",
+                    timeout=self.t.load_s * 1000,
+                )
             except PlaywrightTimeout:
                 log.info("%s never finished loading", self.result.url)
 

@@ -82,6 +82,7 @@ class Sandbox:
         self.dialogs: list[str] = []
         self.console_errors: list[str] = []
         self.main_page = None
+        self._loaded = False
 
     def _record(self, record: RequestRecord) -> None:
         if len(self.blocked) < MAX_RECORDS:
@@ -126,12 +127,17 @@ class Sandbox:
             log.debug("websocket already closed", exc_info=True)
 
     def _leaving(self, request) -> bool:
+        """True for a main-frame navigation other than the first load of the page: leaving, and
+        reloading too (a page that reloads itself would destroy every probe mid-call)."""
         if not request.is_navigation_request():
             return False
         frame = request.frame
         if frame.parent_frame is not None:
             return False
-        return request.url.split("#")[0] != self.page_url
+        if request.url.split("#")[0] != self.page_url or self._loaded:
+            return True
+        self._loaded = True
+        return False
 
     async def on_dialog(self, dialog) -> None:
         """Dismiss every dialog (alert, confirm, prompt, beforeunload) and record it."""

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import shutil
 from pathlib import Path
+
+import platformdirs
 
 from mmstudio.evaluate import evaluate, resolve_target
 from mmstudio.project import Project
@@ -31,10 +35,21 @@ async def evaluate_path(
         )
         return report, project
     site_dir, _, plan = resolve_target(path)
-    report = await evaluate(path, viewport_width=viewport_width)
+    report = await evaluate(path, viewport_width=viewport_width, out_dir=renders_for(path))
     if judge_settings is not None:
         report = await _judge(report, plan, site_dir, judge_settings)
     return report, None
+
+
+def renders_for(path: Path) -> Path:
+    """Where screenshots of a site that is not a project go: one folder per site in the user
+    cache (``<cache>/mmstudio/renders/<hash of the path>``), replaced by the next evaluation of
+    the same site, so nothing is ever written into someone else's folder and nothing piles up."""
+    digest = hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:16]
+    folder = Path(platformdirs.user_cache_dir("mmstudio", appauthor=False)) / "renders" / digest
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 async def _judge(report: Report, plan, site_dir: Path, settings: Settings) -> Report:
