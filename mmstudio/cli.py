@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from mmstudio import __version__
 from mmstudio.project import Project, ProjectError
 from mmstudio.project.export import ExportError, export_site, hygiene_problems
+from mmstudio.project.lock import writer_lock
 from mmstudio.providers.base import DesignerError
 from mmstudio.providers.doctor import endpoint_checks
 from mmstudio.providers.registry import PROVIDERS
@@ -26,6 +27,8 @@ from mmstudio.providers.settings import add_provider_arguments, settings_from_ar
 
 log = logging.getLogger("mmstudio")
 
+# commands that change an existing project hold its writer lock (one writer across processes)
+_WRITERS = {"cmd_refine", "cmd_feedback", "cmd_undo", "cmd_redo", "cmd_restore"}
 _USER_ERRORS = (ValueError, ProjectError, ExportError, DesignerError, FileNotFoundError, OSError)
 
 
@@ -464,6 +467,10 @@ def main(argv: list[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     try:
+        if args.func.__name__ in _WRITERS:
+            name = args.func.__name__.removeprefix("cmd_")
+            with writer_lock(Path(args.project).expanduser(), f"mmstudio {name}"):
+                return args.func(args)
         return args.func(args)
     except KeyboardInterrupt:
         print("mmstudio: cancelled", file=sys.stderr)

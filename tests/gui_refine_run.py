@@ -17,7 +17,7 @@ import qasync
 from PySide6.QtWidgets import QApplication
 
 from mmstudio.gui.plan_tree import SCORE_ROLE
-from mmstudio.gui.site_scheme import register_scheme
+from mmstudio.gui.site_scheme import lock_down_chromium, register_scheme
 from mmstudio.resources import resource
 from mmstudio.studio.create import new_project
 from mmstudio.studio.evaluation import close_renderer
@@ -77,6 +77,7 @@ async def cancel_from_the_jobs_table(window) -> str:
 
 def main() -> int:
     register_scheme()
+    lock_down_chromium()
     app = QApplication(sys.argv[:1])
     from mmstudio.gui.main_window import MainWindow
 

@@ -17,12 +17,13 @@ pytest.importorskip("PySide6.QtWebEngineWidgets")  # must be imported before the
 
 
 from mmstudio.gui.plan_tree import SCORE_ROLE
-from mmstudio.gui.site_scheme import register_scheme
+from mmstudio.gui.site_scheme import lock_down_chromium, register_scheme
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
 from mmstudio.report import ElementScore, Issue, Report, Scores
 
 register_scheme()  # before pytest-qt creates the QApplication
+lock_down_chromium()
 
 PAGE = """<!doctype html><html><body>
 <section data-mm-section="hero"><h1>Hello</h1>
@@ -213,3 +214,61 @@ def test_project_actions_are_disabled_with_a_reason_until_a_project_opens(qtbot,
     with qtbot.waitSignal(window.view.loadFinished, timeout=30_000):
         window.open_project(project.root)
     assert all(a.isEnabled() for a in names.values())
+
+
+def test_the_preview_reads_no_file_and_reaches_no_socket(qtbot, tmp_path):
+    """The issue-9 exfiltration page (fetch file://, ../../, 127.0.0.1 by fetch, beacon,
+    WebSocket, EventSource, worker, iframe, and WebRTC over UDP) reaches nothing from the app."""
+    import shutil
+    import socket
+    import threading
+    import time
+
+    from mmstudio.gui.preview import Preview
+
+    tcp = socket.socket()
+    tcp.bind(("127.0.0.1", 0))
+    tcp.listen(64)
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", 0))
+    udp.setblocking(False)
+    hits: list[str] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, _ = tcp.accept()
+            except OSError:
+                return
+            hits.append("tcp")
+            conn.close()
+
+    threading.Thread(target=accept, daemon=True).start()
+    site = tmp_path / "site"
+    shutil.copytree(Path(__file__).parent / "hardening" / "pages" / "exfiltrate", site)
+    page = (site / "index.html").read_text().replace("UDP_PORT", str(udp.getsockname()[1]))
+    (site / "index.html").write_text(page.replace("PORT", str(tcp.getsockname()[1])))
+    preview = Preview()
+    qtbot.addWidget(preview)
+    try:
+        with qtbot.waitSignal(preview.view.loadFinished, timeout=30_000):
+            preview.show_site(site)
+        blocked = preview.blocker.blocked
+        qtbot.waitUntil(lambda: any("/worker" in u for u in blocked), timeout=10_000)
+        qtbot.wait(1500)  # WebRTC gathers its candidates after the load
+        time.sleep(0.2)
+        datagrams = 0
+        while True:
+            try:
+                udp.recvfrom(4096)
+                datagrams += 1
+            except BlockingIOError:
+                break
+        assert hits == [] and datagrams == 0
+        assert not preview.view.title().startswith("LEAKED")
+        blocked = " ".join(preview.blocker.blocked)
+        assert "file:///etc/passwd" in blocked and "ws://127.0.0.1" in blocked
+    finally:
+        preview.release()
+        tcp.close()
+        udp.close()

@@ -13,27 +13,54 @@ import copy
 import io
 import json
 import shutil
+import signal
 import socket
+import struct
+import subprocess
+import sys
 import threading
 import time
+import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from openai_server import chat_reply, image_reply
 from PIL import Image
+from provider_fixtures import (  # noqa: F401  (fixtures)
+    SECRET,
+    clean_env,
+    fast_env,
+    make_plan,
+    no_network,
+    server,
+)
 from pydantic import ValidationError
 from test_plan_schema import minimal_plan
+from test_providers_e2e import (  # noqa: F401  (env is a fixture)
+    PROMPT,
+    env,
+    first_error,
+    is_plan,
+    page_html,
+    responder,
+)
 
 from mmstudio.cli import _one_line, main
 from mmstudio.evaluate import evaluate
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
 from mmstudio.project.export import ExportError, export_site
+from mmstudio.providers.base import DesignerError
 from mmstudio.refine import Change, html_edit
 from mmstudio.refine.apply import SiteEditor
-from mmstudio.render import find_browser
+from mmstudio.render import Renderer, find_browser
+from mmstudio.render import renderer as renderer_module
+from mmstudio.render.browser import BrowserPool
 from mmstudio.report import Issue, Report, Scores
+from mmstudio.studio.create import new_project
 
 HARDENING = Path(__file__).parent / "hardening"
 PAGES = HARDENING / "pages"
@@ -134,7 +161,7 @@ def test_a_damaged_plan_in_a_project_is_one_line(tmp_path, capsys):
 # ---------------------------------------------------------------------------------------------
 # Property: every save_path the schema accepts is one safe spelling of a file inside assets/.
 
-_PATH_CHARS = st.sampled_from(list("ab.-_/ \\%~:?#\"'<>\x00\n") + ["..", "assets/", "é"])
+_PATH_CHARS = st.sampled_from([*"ab.-_/ \\%~:?#\"'<>\x00\n", "..", "assets/", "é"])
 
 
 @settings(max_examples=300, deadline=None)
@@ -156,9 +183,13 @@ def test_any_accepted_save_path_stays_inside_assets(tail):
     assert (root / path).resolve().is_relative_to(root)
 
 
+def _nested(inner: st.SearchStrategy) -> st.SearchStrategy:
+    return st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner)
+
+
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    _nested,
     max_leaves=6,
 )
 _FIELDS = [
@@ -204,7 +235,7 @@ PAGE = """<!doctype html>
 """
 _IDS = ["hero_title", "hero_image", "chart", "loop", "ghost"]
 _HOSTILE = st.lists(
-    st.sampled_from(list('ab{}:;"\'<>/\\&=-#. \n') + ["</style>", "<img data-mm-id=x>"]),
+    st.sampled_from([*"ab{}:;\"'<>/\\&=-#. \n", "</style>", "<img data-mm-id=x>"]),
     max_size=30,
 ).map("".join)
 _PATCH = st.one_of(
@@ -333,7 +364,9 @@ async def test_a_refiner_never_writes_through_a_link_out_of_the_site(tmp_path):
 
     base = Report(
         scores=Scores(overall=0.5),
-        issues=[Issue(id="1", element="a", dimension="image", level="local", code="x", message="m")],
+        issues=[
+            Issue(id="1", element="a", dimension="image", level="local", code="x", message="m")
+        ],
     )
     change = Change("local", "a", ["x"], "new file", files={"media/evil.png": b"evil"})
     outcome = await SiteEditor(project, evaluator=better).attempt(change, base)
@@ -372,6 +405,7 @@ PAGE_CASES = {
     "window-open": ("navigation", None, "opened a popup window; it was closed"),
     "image-is-zip": ("broken-asset", "hero_image", "the browser could not decode it"),
     "video-not-video": ("video-unplayable", "hero_loop", "cannot play"),
+    "reload-loop": ("navigation", None, "navigate the page away to http://site.mmstudio.test/"),
 }
 
 
@@ -384,6 +418,7 @@ async def test_a_hostile_or_broken_page_degrades_to_an_issue(renderer, tmp_path,
     report = await evaluate(site, out_dir=tmp_path / "out")
     found = [i for i in report.issues if i.code == code and i.element == element]
     assert found and words in found[0].message, [i.message for i in report.issues]
+    assert len(found) == 1  # a page that retries in a loop is one finding
     assert not any(i.code == "render-failed" for i in report.issues)
     assert (site / "index.html").read_bytes() == (PAGES / case / "index.html").read_bytes()
 
@@ -477,3 +512,149 @@ async def test_a_page_reads_no_file_and_reaches_no_socket(renderer, tmp_path):
         assert ("network", name) in blocked, (name, blocked)
     assert ("missing", "passwd") in blocked  # "../../" stops at the site's root URL
     assert any(r.reason == "popup" for r in render.blocked)
+
+
+# ---------------------------------------------------------------------------------------------
+# Model replies that are not what they claim, and the API key in no written file.
+
+
+def _zip_bytes() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("../../evil.txt", "zip-slip")
+    return buffer.getvalue()
+
+
+def _png_bomb() -> bytes:
+    """A valid PNG header claiming 60000×60000 px (3.6 G pixels) with almost no data."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", 60000, 60000, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0"))
+
+
+@pytest.mark.usefixtures("no_network", "clean_env")
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        (_zip_bytes(), "image hero-photo: the provider's data is not an image"),
+        (b"<html>Service Unavailable</html>", "image hero-photo: the provider's data is not an"),
+        (_png_bomb(), "image hero-photo: the provider's data is not an image"),
+    ],
+    ids=["zip", "html", "decompression-bomb"],
+)
+async def test_an_image_reply_that_is_not_an_image_stops_cleanly(tmp_path, env, reply, words):  # noqa: F811
+    plan = make_plan()
+    env.chat_responder = responder(plan, page_html(plan))
+    env.script("images.generate", image_reply(reply))
+    with pytest.raises(BaseException) as caught:
+        await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    failure = first_error(caught.value)
+    assert isinstance(failure, DesignerError) and words in str(failure)
+    assert "\n" not in str(failure)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.usefixtures("no_network", "clean_env")
+async def test_a_video_reply_that_is_not_a_video_stops_cleanly(tmp_path, env):  # noqa: F811
+    plan = make_plan()
+    env.chat_responder = responder(plan, page_html(plan))
+    env.video_bytes = b"<html>not a video</html>"
+    with pytest.raises(BaseException) as caught:
+        await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    failure = first_error(caught.value)
+    assert isinstance(failure, DesignerError) and "pour-loop" in str(failure)
+    assert "\n" not in str(failure)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.usefixtures("no_network", "clean_env")
+def test_the_api_key_is_in_no_file_a_run_writes(tmp_path, server, monkeypatch, capsys, caplog):  # noqa: F811
+    fast_env(monkeypatch, server)
+    # the commands run their own event loops: give them their own browser, so the session's
+    # warm one (bound to the test session's loop) is neither orphaned nor closed
+    monkeypatch.setattr(renderer_module, "_shared_renderer", Renderer(BrowserPool()))
+    plan = make_plan()
+    server.chat_responder = responder(plan, page_html(plan))
+    caplog.set_level("DEBUG")
+    project = tmp_path / "ember"
+    new = ["new", str(project), "--provider", "openai", "--prompt", PROMPT, "--rounds", "0"]
+    assert main([*new, "--no-evaluate", "--debug"]) == 0
+    assert main(["feedback", str(project), "--text", "make the title bigger"]) == 0
+    assert main(["export", str(project), "-o", str(tmp_path / "out")]) == 0
+    assert main(["export", str(project), "-o", str(tmp_path / "bundle"), "--zip"]) == 0
+    assert main(["history", str(project), "--json"]) == 0
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert len(written) > 20 and (tmp_path / "bundle.zip").is_file()
+    needles = (SECRET.encode(), SECRET[-12:].encode(), base64.b64encode(SECRET.encode())[:20])
+    for path in written:
+        data = path.read_bytes()
+        assert not any(n in data for n in needles), path
+    out, err = capsys.readouterr()
+    for text in (out, err, caplog.text):
+        assert SECRET not in text and SECRET[-12:] not in text
+    assert server.log("chat")[0].headers["authorization"] == f"Bearer {SECRET}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Two processes changing one project: the second is refused with one line; a killed holder
+# leaves no stale lock.
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from mmstudio.project.lock import writer_lock
+with writer_lock(Path(sys.argv[1]), "mmstudio refine"):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_second_writer_is_refused_and_a_killed_holder_frees_the_project(tmp_path, capsys):
+    project = _project_with_site(tmp_path / "p")
+    first = project.commit("first")
+    (project.site_dir / "index.html").write_text('<h1 data-mm-id="t">Bye</h1>')
+    project.commit("second")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(project.root)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert main(["undo", str(project.root)]) == 1
+        err = capsys.readouterr().err.strip()
+        assert err == (
+            f"mmstudio: error: p is being changed by another MM Studio process "
+            f"(pid {holder.pid}: mmstudio refine); try again when it has finished"
+        )
+        assert main(["history", str(project.root)]) == 0  # readers are never refused
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(10)
+    assert main(["undo", str(project.root)]) == 0
+    assert Project.open(project.root).manifest.head == first.id
+    assert main(["redo", str(project.root)]) == 0  # in-process commands do not lock each other
+
+
+@pytest.mark.usefixtures("no_network", "clean_env")
+@pytest.mark.parametrize(
+    "case", ["truncated.json", "duplicate-element-ids.json", "save-path-attribute-injection.json"]
+)
+async def test_a_model_that_keeps_writing_a_bad_plan_stops_with_nothing_on_disk(
+    tmp_path,
+    env,  # noqa: F811
+    case,
+):
+    bad = (HARDENING / "plans" / case).read_text()
+    plan = make_plan()
+    env.chat_responder = responder(plan, page_html(plan))
+    env.script("chat", *[chat_reply(bad, when=is_plan)] * 2)  # the reply and its one repair
+    with pytest.raises(BaseException) as caught:
+        await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    failure = first_error(caught.value)
+    assert isinstance(failure, DesignerError) and "plan" in str(failure).lower()
+    assert "\n" not in str(failure) and "errors.pydantic.dev" not in str(failure)
+    assert list(tmp_path.iterdir()) == []
+    assert len(env.log("images.generate")) == 0  # nothing was generated from a bad plan

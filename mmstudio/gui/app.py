@@ -19,6 +19,9 @@ def _prepare_environment() -> None:
         os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from .site_scheme import lock_down_chromium
+
+    lock_down_chromium()
 
 
 def run(

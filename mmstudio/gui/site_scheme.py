@@ -2,12 +2,14 @@
 
 The preview may read files inside the current site folder only: the scheme handler resolves each
 request inside that folder and fails anything outside it or missing; the request interceptor
-blocks every other scheme (http, https, file, ws, …) so a page can reach no network and no disk.
+blocks every other scheme (http, https, file, ws, …) so a page can reach no network and no disk;
+:func:`lock_down_chromium` closes what the interceptor never sees (WebRTC).
 """
 
 from __future__ import annotations
 
 import mimetypes
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QUrl
@@ -24,6 +26,17 @@ HOST = "site"
 _ALLOWED_SCHEMES = {SCHEME.decode(), "data", "blob", "about"}
 mimetypes.add_type("video/webm", ".webm")
 mimetypes.add_type("image/webp", ".webp")
+
+
+def lock_down_chromium() -> None:
+    """Add the renderer's network lockdown flags to ``QTWEBENGINE_CHROMIUM_FLAGS`` (the
+    interceptor never sees WebRTC, which otherwise sends UDP to any host a page names); must run
+    before the QApplication is created."""
+    from mmstudio.render.browser import NETWORK_LOCKDOWN_ARGS
+
+    flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "").split()
+    missing = [arg for arg in NETWORK_LOCKDOWN_ARGS if arg not in flags]
+    os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = " ".join(flags + missing)
 
 
 def register_scheme() -> None:

@@ -77,8 +77,11 @@ def frame_at(source: Path, seconds: float = 0.0) -> Image.Image:
     )  # fmt: skip
     if not png:
         raise RuntimeError(f"ffmpeg found no frame at {seconds:.2f} s in {source.name}")
-    with Image.open(io.BytesIO(png)) as image:
-        return image.convert("RGB")
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            return image.convert("RGB")
+    except (OSError, Image.DecompressionBombError) as exc:  # a video of gigapixel frames
+        raise RuntimeError(f"cannot read the frame of {source.name}: {exc}") from None
 
 
 def duration(source: Path) -> float:

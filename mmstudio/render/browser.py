@@ -29,6 +29,17 @@ from typing import Literal
 
 log = logging.getLogger(__name__)
 
+# Defence in depth behind request interception (Playwright's routes, the preview's interceptor),
+# which never sees WebRTC or a navigation preconnect: every connection nothing answers goes to a
+# proxy that cannot resolve, loopback included, no name resolves, and WebRTC may use no direct UDP.
+# The renderer and the app's preview (QTWEBENGINE_CHROMIUM_FLAGS) both launch with these.
+NETWORK_LOCKDOWN_ARGS = (
+    "--proxy-server=http://proxy.invalid:9",
+    "--proxy-bypass-list=<-loopback>",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+)
 CHROMIUM_ARGS = (
     "--no-sandbox",
     "--disable-gpu",
@@ -36,14 +47,7 @@ CHROMIUM_ARGS = (
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-    # Defence in depth behind the sandbox's routes (which never see WebSocket, WebRTC or a
-    # navigation preconnect): every connection the routes do not answer goes to a proxy that
-    # cannot resolve, loopback included, and nothing resolves; WebRTC may use no direct UDP.
-    "--proxy-server=http://proxy.invalid:9",
-    "--proxy-bypass-list=<-loopback>",
-    "--host-resolver-rules=MAP * ~NOTFOUND",
-    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    *NETWORK_LOCKDOWN_ARGS,
 )
 _SYSTEM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 _FIX = (

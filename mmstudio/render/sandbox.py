@@ -85,6 +85,8 @@ class Sandbox:
         self._loaded = False
 
     def _record(self, record: RequestRecord) -> None:
+        if record.reason in ("navigation", "popup") and record in self.blocked:
+            return  # a page that retries in a loop is one finding, not hundreds
         if len(self.blocked) < MAX_RECORDS:
             self.blocked.append(record)
 

@@ -252,7 +252,8 @@ def _reencode(data: bytes, save_path: str, element_id: str) -> bytes:
         with Image.open(io.BytesIO(data)) as image:
             image.load()
             converted = image.convert("RGBA" if image.mode in ("RGBA", "LA", "P") else "RGB")
-    except (UnidentifiedImageError, OSError) as exc:
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
+        # a bomb (a header claiming gigapixels) is refused before decoding, like any non-image
         raise ProviderError(
             f"image {element_id}: the provider's data is not an image ({exc})", kind="shape"
         ) from None
