@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
+from case_plans import corpus_plan
 
 from mmstudio.evaluate import CHECKS, build_report, evaluate, resolve_target
 from mmstudio.evaluate.assets import visible_share
 from mmstudio.evaluate.colour import contrast_ratio, relative_luminance
 from mmstudio.evaluate.scoring import aesthetics, failed_scores, weighted
-from mmstudio.plan import DesignPlan
 from mmstudio.render import Render, Renderer, Timeouts, find_browser
 from mmstudio.report import Issue
 
@@ -94,7 +94,7 @@ async def test_accessibility_violations_become_issues(renderer, cases: Path, tmp
 @requires_browser
 @pytest.mark.asyncio(loop_scope="session")
 async def test_assets_clashing_with_the_plan_palette_drift(renderer, cases: Path, tmp_path):
-    plan = _plan()
+    plan = corpus_plan()
     plan.layout.palette[0].hex, plan.layout.palette[1].hex = "#ff00aa", "#00cc44"
     report = await evaluate(cases / "good", out_dir=tmp_path, plan=plan)
     drift = {(i.code, i.element, i.level, i.dimension) for i in report.issues}
@@ -130,60 +130,24 @@ async def test_discovered_elements_get_stable_ids(renderer, cases: Path, tmp_pat
     assert ids == [(e.id, e.kind, e.path) for e in second.elements]
 
 
-def _plan(**overrides) -> DesignPlan:
-    data = {
-        "title": "Harbor Rowing Club",
-        "layout": {
-            "palette": [
-                {"role": "primary", "hex": "#2c5282"},
-                {"role": "accent", "hex": "#e6a03c"},
-            ],
-            "typography": {"heading": "DejaVu Sans", "body": "DejaVu Sans"},
-        },
-        "sections": [
-            {"id": "hero", "kind": "hero", "element_ids": ["hero_image"]},
-            {"id": "stats", "kind": "charts", "element_ids": ["visits_chart"]},
-        ],
-        "images": [
-            {
-                "id": "hero_image",
-                "save_path": "assets/hero.png",
-                "context": {"section": "hero", "role": "hero"},
-                "prompt": "a boat",
-                "display_width_px": 480,
-                "display_height_px": 300,
-            }
-        ],
-        "charts": [
-            {
-                "id": "visits_chart",
-                "save_path": "assets/visits_chart.html",
-                "context": {"section": "stats", "role": "chart"},
-                "prompt": "visitors",
-                "display_width_px": 640,
-                "display_height_px": 320,
-                "source_data": {"columns": ["month", "visits"], "rows": [["Jan", 3]]},
-            }
-        ],
-    }
-    data.update(overrides)
-    return DesignPlan.model_validate(data)
-
-
 @requires_browser
 @pytest.mark.asyncio(loop_scope="session")
-async def test_page_against_its_plan(renderer, cases: Path, tmp_path):
-    good = await evaluate(cases / "good", out_dir=tmp_path, plan=_plan())
+async def test_page_against_itscorpus_plan(renderer, cases: Path, tmp_path):
+    good = await evaluate(cases / "good", out_dir=tmp_path, plan=corpus_plan())
     assert good.issues == [] and good.scores.layout == 1.0
-    plan = _plan(
+    plan = corpus_plan(
         sections=[
             {"id": "stats", "kind": "charts", "element_ids": ["visits_chart"]},
             {"id": "hero", "kind": "hero", "element_ids": ["hero_image", "team_photo"]},
             {"id": "footer", "kind": "footer"},
         ],
         images=[
-            _plan().images[0].model_dump(),
-            {**_plan().images[0].model_dump(), "id": "team_photo", "save_path": "assets/t.png"},
+            corpus_plan().images[0].model_dump(),
+            {
+                **corpus_plan().images[0].model_dump(),
+                "id": "team_photo",
+                "save_path": "assets/t.png",
+            },
         ],
     )
     report = await evaluate(cases / "good", out_dir=tmp_path, plan=plan)
@@ -197,12 +161,12 @@ async def test_page_against_its_plan(renderer, cases: Path, tmp_path):
 
 @requires_browser
 @pytest.mark.asyncio(loop_scope="session")
-async def test_project_folder_resolves_to_site_and_plan(renderer, cases: Path, tmp_path):
+async def test_project_folder_resolves_to_site_andcorpus_plan(renderer, cases: Path, tmp_path):
     project = tmp_path / "project"
     shutil.copytree(cases / "good", project / "site")
-    (project / "plan.json").write_text(_plan().model_dump_json())
+    (project / "plan.json").write_text(corpus_plan().model_dump_json())
     site, page, plan = resolve_target(project)
-    assert (site, page, plan) == (project / "site", "index.html", _plan())
+    assert (site, page, plan) == (project / "site", "index.html", corpus_plan())
     report = await evaluate(project, out_dir=tmp_path / "renders")
     assert report.issues == [] and report.target.endswith("site/index.html")
 

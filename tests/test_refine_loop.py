@@ -8,60 +8,16 @@ import shutil
 from pathlib import Path
 
 import pytest
+from case_plans import corpus_plan
 from PIL import Image
 from refine_fixtures import project_from, requires_browser
 
-from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
 from mmstudio.refine import RefineInput, Target, propose, route
 from mmstudio.refine.context import fitted_slot
 from mmstudio.refine.local import closest_size, compact_option
 from mmstudio.report import Issue, Report
 from mmstudio.studio.refining import RefineService
-
-
-def _plan(**overrides) -> DesignPlan:
-    data = {
-        "title": "Harbor Rowing Club",
-        "layout": {
-            "palette": [
-                {"role": "primary", "hex": "#2c5282"},
-                {"role": "accent", "hex": "#e6a03c"},
-            ],
-            "typography": {"heading": "DejaVu Sans", "body": "DejaVu Sans"},
-        },
-        "sections": [
-            {"id": "hero", "kind": "hero", "element_ids": ["hero_image"]},
-            {"id": "stats", "kind": "charts", "element_ids": ["visits_chart"]},
-        ],
-        "images": [
-            {
-                "id": "hero_image",
-                "save_path": "assets/hero.png",
-                "context": {"section": "hero", "role": "hero"},
-                "prompt": "a boat",
-                "display_width_px": 480,
-                "display_height_px": 300,
-            }
-        ],
-        "charts": [
-            {
-                "id": "visits_chart",
-                "save_path": "assets/visits_chart.html",
-                "context": {"section": "stats", "role": "chart"},
-                "prompt": "visitors",
-                "title": "Visitors per month",
-                "display_width_px": 640,
-                "display_height_px": 320,
-                "source_data": {
-                    "columns": ["month", "visits"],
-                    "rows": [["Jan", 3], ["Feb", 5], ["Mar", 4], ["Apr", 7]],
-                },
-            }
-        ],
-    }
-    data.update(overrides)
-    return DesignPlan.model_validate(data)
 
 
 def test_routing_by_level_and_element():
@@ -138,7 +94,7 @@ def _vh_chart_site(cases: Path, tmp: Path) -> Path:
 @requires_browser
 @pytest.mark.asyncio(loop_scope="session")
 async def test_local_chart_rebuild_and_image_regenerate(renderer, cases: Path, tmp_path):
-    plan = _plan()
+    plan = corpus_plan()
     plan.layout.palette[0].hex, plan.layout.palette[1].hex = "#ff00aa", "#00cc44"
     project = project_from(_vh_chart_site(cases, tmp_path), tmp_path / "p", plan)
     service = RefineService(project)
@@ -166,11 +122,11 @@ async def test_local_chart_rebuild_and_image_regenerate(renderer, cases: Path, t
 
 @requires_browser
 @pytest.mark.asyncio(loop_scope="session")
-async def test_global_section_order_against_the_plan(renderer, cases: Path, tmp_path):
+async def test_global_section_order_against_thecorpus_plan(renderer, cases: Path, tmp_path):
     site = tmp_path / "site"
     shutil.copytree(cases / "good", site)
     html = (site / "index.html").read_text()
-    plan = _plan(
+    plan = corpus_plan(
         sections=[
             {"id": "stats", "kind": "charts", "element_ids": ["visits_chart"]},
             {"id": "hero", "kind": "hero", "element_ids": ["hero_image"]},
@@ -247,7 +203,7 @@ async def test_loop_stops_when_a_round_gains_nothing(tmp_path):
 
 
 async def test_local_video_regenerates_webm_and_adds_its_source(tmp_path):
-    plan = _plan(
+    plan = corpus_plan(
         sections=[
             {"id": "hero", "kind": "hero", "element_ids": ["hero_image", "loop"]},
             {"id": "stats", "kind": "charts", "element_ids": ["visits_chart"]},
