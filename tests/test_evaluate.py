@@ -132,7 +132,7 @@ async def test_discovered_elements_get_stable_ids(renderer, cases: Path, tmp_pat
 
 @requires_browser
 @pytest.mark.asyncio(loop_scope="session")
-async def test_page_against_itscorpus_plan(renderer, cases: Path, tmp_path):
+async def test_page_against_its_plan(renderer, cases: Path, tmp_path):
     good = await evaluate(cases / "good", out_dir=tmp_path, plan=corpus_plan())
     assert good.issues == [] and good.scores.layout == 1.0
     plan = corpus_plan(
@@ -161,7 +161,7 @@ async def test_page_against_itscorpus_plan(renderer, cases: Path, tmp_path):
 
 @requires_browser
 @pytest.mark.asyncio(loop_scope="session")
-async def test_project_folder_resolves_to_site_andcorpus_plan(renderer, cases: Path, tmp_path):
+async def test_project_folder_resolves_to_site_and_plan(renderer, cases: Path, tmp_path):
     project = tmp_path / "project"
     shutil.copytree(cases / "good", project / "site")
     (project / "plan.json").write_text(corpus_plan().model_dump_json())

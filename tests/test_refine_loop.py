@@ -122,7 +122,7 @@ async def test_local_chart_rebuild_and_image_regenerate(renderer, cases: Path, t
 
 @requires_browser
 @pytest.mark.asyncio(loop_scope="session")
-async def test_global_section_order_against_thecorpus_plan(renderer, cases: Path, tmp_path):
+async def test_global_section_order_against_the_plan(renderer, cases: Path, tmp_path):
     site = tmp_path / "site"
     shutil.copytree(cases / "good", site)
     html = (site / "index.html").read_text()
