@@ -259,3 +259,36 @@ def test_contrast_and_crop_arithmetic():
     assert float(contrast_ratio(white, black)) == pytest.approx(21.0)
     assert visible_share(1200, 300, 600, 900) == pytest.approx(1 / 6)
     assert visible_share(400, 250, 800, 500) == pytest.approx(1.0)
+
+
+@requires_browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_contrast_is_measured_where_sticky_text_is_drawn(renderer, tmp_path):
+    """White links on a dark sticky bar stay readable even though measuring a photo far below
+    scrolls the page (the bar moves with the scroll; the screenshot is taken at the top), and
+    white on amber — the FronTalk "Wasted Talent" header — is caught."""
+    from PIL import Image
+
+    site = tmp_path / "site"
+    (site / "assets").mkdir(parents=True)
+    Image.new("RGB", (400, 300), (40, 90, 160)).save(site / "assets" / "photo.png")
+    (site / "index.html").write_text(
+        """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sticky</title>
+<style>body{margin:0;font-family:Arial,sans-serif;background:#fff;color:#222}
+header{background:#f8b400;padding:20px} header h1{color:#fff;margin:0;font-size:32px}
+nav{position:sticky;top:0;background:#333;z-index:5} nav a{color:#fff;display:inline-block;
+padding:14px 16px;text-decoration:none} .tall{height:2600px}</style></head><body>
+<header><h1>Wasted Talent</h1></header>
+<nav><a href="#a">Featured Comic</a><a href="#b">Archive</a></nav>
+<section class="tall"><p>Long read.</p></section>
+<section><img data-mm-id="photo" src="assets/photo.png" alt="A blue photo" width="400"></section>
+</body></html>""",
+        encoding="utf-8",
+    )
+    report = await evaluate(site, out_dir=tmp_path / "out")
+    contrast = [i for i in report.issues if i.code.startswith("low-contrast")]
+    assert [i.evidence["selector"].split(" > ")[-1] for i in contrast] == ["h1"], [
+        i.message for i in contrast
+    ]
+    measured = bytes.fromhex(contrast[0].evidence["background"][1:])
+    assert max(abs(a - b) for a, b in zip(measured, (0xF8, 0xB4, 0x00), strict=True)) <= 6

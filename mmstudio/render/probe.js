@@ -181,6 +181,9 @@
   }
   const y0 = window.scrollY;
   for (const [i, [el]] of [...claimed].entries()) media[i].covered = media[i].hidden ? null : covered(el);
+  // covered() scrolls; measure everything below at the page's own scroll position, the one the
+  // full-page screenshots are taken at (sticky and fixed boxes move with the scroll)
+  window.scrollTo({ top: y0, left: 0, behavior: 'instant' });
 
   const texts = [];
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'OPTION', 'TITLE', 'HEAD']);
@@ -248,7 +251,6 @@
     id: s.getAttribute('data-mm-section'), rect: box(s.getBoundingClientRect()),
     ids: [...s.querySelectorAll('[data-mm-id]')].map((e) => e.getAttribute('data-mm-id')),
   }));
-  window.scrollTo({ top: y0, left: 0, behavior: 'instant' });
   const bodyBg = rgba(getComputedStyle(document.body).backgroundColor);
   const htmlBg = rgba(getComputedStyle(document.documentElement).backgroundColor);
   return {
