@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mmstudio.plan import ChartPlan, DesignPlan
-from mmstudio.providers.offline import planner_style
+from mmstudio.providers.offline import planner_style, prompt_text
 from mmstudio.providers.offline.planner import plan_from_prompt
 from mmstudio.studio.fidelity import HEX_RE, QUOTE_RE, normalise
 
@@ -30,7 +30,7 @@ def bench() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def plans(bench: dict[str, str]) -> dict[str, DesignPlan]:
-    return {i: plan_from_prompt(bench[i]) for i in ("001", "013", "108", "135", "147")}
+    return {i: plan_from_prompt(bench[i]) for i in ("001", "013", "108", "135", "139", "147")}
 
 
 def _strings(value: object) -> list[str]:
@@ -421,3 +421,31 @@ def test_demo_plans_quickly() -> None:
     start = time.process_time()
     plan_from_prompt(prompt)
     assert time.process_time() - start < 0.1
+
+
+@needs_bench
+def test_139_dataset_titles_columns_and_tile_values(plans: dict[str, DesignPlan]) -> None:
+    """Dataset notes about placement stay out of titles, column identifiers read as words, and
+    every KPI tile the dataset has a number for shows it."""
+    plan = plans["139"]
+    titles = [s.title for s in plan.sections] + [c.source_data.source for c in plan.charts]
+    assert "Live Trip Requests" in titles and not any("Gauge)" in t or "Pod)" in t for t in titles)
+    tiles = {i.label: i.value for s in plan.sections if s.kind == "stats" for i in s.items}
+    assert tiles["Live Trip Requests"] == "65,980" and tiles["Instant Deals"] == "57.4"
+    columns = [c for s in plan.sections if s.table for c in s.table.columns]
+    assert "Share (%)" in columns and "Share of Global (%)" in columns
+    assert not any(re.search(r"[a-z][A-Z]", c) for c in columns)
+
+
+@pytest.mark.parametrize(
+    ("name", "label"),
+    [
+        ("SharePercent", "Share (%)"),
+        ("Length_cm", "Length (cm)"),
+        ("PricingType", "Pricing Type"),
+        ("Revenue ($)", "Revenue ($)"),
+        ("KPI", "KPI"),
+    ],
+)
+def test_column_identifiers_become_headers(name: str, label: str) -> None:
+    assert prompt_text.column_label(name) == label

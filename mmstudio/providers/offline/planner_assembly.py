@@ -82,6 +82,7 @@ def build_plan(
     feed charts first, then the section they name (KPI tiles → items, lists → table)."""
     leftover = data.match_chart_tables(drafts, tables)
     drafts = _fold_overflow(_footer_last(_merge_empty(data.attach_tables(drafts, leftover))))
+    data.fill_values(drafts, tables)
     ids = _Ids()
     section_ids = [
         ids.take(d.kind if d.kind not in ids.used else f"{d.kind}_{slug(_title(d, ''), 24)}")
@@ -208,9 +209,9 @@ def _drop_column_names(fields: dict, table: pt.Table) -> None:
 def _data_table(table: pt.Table) -> DataTable:
     rows = [[_cell(c) for c in row] for row in table.rows[:5000]]
     return DataTable(
-        columns=[c[:200] for c in table.columns[:50]],
+        columns=[pt.column_label(c)[:200] for c in table.columns[:50]],
         rows=[r[:50] for r in rows],
-        source=table.title[:400],
+        source=pt.display_title(table.title)[:400],
     )
 
 

@@ -70,7 +70,9 @@ def chart_data(table: pt.Table, title: str = "") -> DataTable:
     keep = [0] + (named[:1] if len(numeric) > 2 and len(named) == 1 else numeric or [1])
     cells = [[r[0]] + [_number(r[i]) for i in keep[1:]] for r in rows]
     return DataTable(
-        columns=[columns[i] for i in keep][:50], rows=cells[:5000], source=table.title[:400]
+        columns=[pt.column_label(columns[i]) for i in keep][:50],
+        rows=cells[:5000],
+        source=pt.display_title(table.title)[:400],
     )
 
 
@@ -254,7 +256,8 @@ def attach_tables(drafts: list[Draft], tables: list[pt.Table]) -> list[Draft]:
             draft.table = table
             draft.kind = "table" if draft.kind == "content" else draft.kind
         else:
-            new = Draft("table", slots={"title": [table.title]} if table.title else {})
+            title = pt.display_title(table.title)
+            new = Draft("table", slots={"title": [title]} if title else {})
             new.table = table
             at = next((i for i, d in enumerate(drafts) if d.kind == "footer"), len(drafts))
             drafts.insert(-index + 1 if draft is not None else at, new)
@@ -288,6 +291,30 @@ def merge_items(draft: Draft, table: pt.Table) -> None:
         else:
             item.value = item.value or value[:120]
             item.meta = item.meta or meta[:400]
+
+
+def fill_values(drafts: list[Draft], tables: list[pt.Table]) -> None:
+    """Give a KPI tile that has a label but no value the number the dataset gives for it: the
+    first numeric cell of the first table row labelled like the tile (ignoring case and
+    punctuation), with "%" when the row's unit column says percent. Tiles the dataset does not
+    mention keep no value."""
+    rows: dict[str, str] = {}
+    for table in tables:
+        unit_at = next(
+            (i for i, c in enumerate(table.columns) if c.strip().lower() in ("unit", "units")),
+            None,
+        )
+        for row in table.rows:
+            number = next((c for c in row[1:] if pt.to_number(c) is not None), None)
+            if not row or number is None:
+                continue
+            unit = row[unit_at].strip().lower() if unit_at is not None else ""
+            shown = number.strip() + ("%" if unit in ("percent", "%") and "%" not in number else "")
+            rows.setdefault(_loose(row[0]), shown)
+    for draft in drafts:
+        for item in draft.slots.get("items", []):
+            if isinstance(item, SectionItem) and item.label and not item.value:
+                item.value = rows.get(_loose(item.label), "")[:120]
 
 
 def _loose(text: str) -> str:

@@ -194,6 +194,45 @@ def _markdown_tables(dataset: str) -> list[Table]:
     return [t for t in tables if t.rows]
 
 
+_PLACEMENT_NOTE_RE = re.compile(
+    r"\s*\((?=[^()]*\b(?:left|right|cent(?:er|re|ral)|top|bottom|side|pod|widget|gauge|"
+    r"mini-gauge|badges?|panel|card|tile|sidebar|module|map|chart|column|row)\b)[^()]*\)\s*$",
+    re.I,
+)
+_UNIT_SUFFIX = {"n", "cm", "mm", "m", "km", "kg", "g", "deg", "s", "ms", "h", "min", "usd", "eur"}
+_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+|%")
+_SMALL_WORDS = {"of", "per", "vs", "and", "or", "to", "in", "by", "the", "a", "an"}
+
+
+def display_title(title: str) -> str:
+    """A dataset title as a reader sees it: a trailing note about where the data goes on the page
+    ("Live Trip Requests (Central Gauge)" → "Live Trip Requests") is dropped; other
+    parentheses ("Friends Leaderboard (This Week)") stay."""
+    return _PLACEMENT_NOTE_RE.sub("", title).strip() or title.strip()
+
+
+def column_label(name: str) -> str:
+    """A dataset column identifier as a header: ``SharePercent`` → ``Share (%)``,
+    ``Length_cm`` → ``Length (cm)``, ``PricingType`` → ``Pricing Type``; names that already read
+    as words ("Avg Drag", "Revenue ($)") are returned unchanged."""
+    text = name.strip()
+    if not text or " " in text or not (re.search(r"[a-z][A-Z]", text) or "_" in text):
+        return name
+    words = [w for part in text.split("_") for w in _WORD_RE.findall(part)]
+    if not words:
+        return name
+    unit = ""
+    if len(words) > 1 and words[-1].lower() in ("percent", "pct", "%"):
+        unit, words = "%", words[:-1]
+    elif len(words) > 1 and "_" in text and words[-1].lower() in _UNIT_SUFFIX:
+        unit, words = words[-1], words[:-1]
+    shown = [
+        w.lower() if i and w.lower() in _SMALL_WORDS else (w if w.isupper() else w.capitalize())
+        for i, w in enumerate(words)
+    ]
+    return " ".join(shown) + (f" ({unit})" if unit else "")
+
+
 def to_number(cell: object) -> float | int | None:
     """``"2,000,000"`` → 2000000, ``"98.4%"`` → 98.4, ``"$189"`` → 189; None when not a number."""
     if isinstance(cell, int | float):
