@@ -30,7 +30,8 @@ def bench() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def plans(bench: dict[str, str]) -> dict[str, DesignPlan]:
-    return {i: plan_from_prompt(bench[i]) for i in ("001", "013", "108", "135", "139", "147")}
+    ids = ("001", "013", "073", "108", "135", "139", "147")
+    return {i: plan_from_prompt(bench[i]) for i in ids}
 
 
 def _strings(value: object) -> list[str]:
@@ -449,3 +450,12 @@ def test_139_dataset_titles_columns_and_tile_values(plans: dict[str, DesignPlan]
 )
 def test_column_identifiers_become_headers(name: str, label: str) -> None:
     assert prompt_text.column_label(name) == label
+
+
+@needs_bench
+def test_073_typefaces_named_for_the_page_go_to_a_colophon(plans: dict[str, DesignPlan]) -> None:
+    plan = plans["073"]
+    footer = next(s for s in plan.sections if s.kind == "footer")
+    assert "Set in Harvest Script and Garden Sans." in footer.paragraphs
+    chips = [t for s in plan.sections for t in s.tags]
+    assert not any("Harvest Script" in t or "Garden Sans" in t for t in chips)

@@ -53,6 +53,12 @@ _TITLED = re.compile(r"\b(?:titled|headed|called|labell?ed)\s*:?\s*[“\"]?$", r
 _TEXT_SLOTS = ("subtitle", "item", "quote", "caption", "paragraph", "pair", "attribution")
 _NOT_PAIRED = ("nav", "button", "kpi", "field", "brand")
 _QUOTE_HOMES = ("testimonials", "content")
+#: a page-level quote right after these words names or describes a typeface (“Garden Sans”)
+_TYPEFACE_CUE = re.compile(
+    r"\b(?:fonts?|typefaces?|sans-serif|serif|grotesk|monospace|lettering|typography)\b"
+    r"[^.;]{0,60}$",
+    re.I,
+)
 
 
 @dataclass
@@ -94,6 +100,7 @@ def _candidates(prose: str, units: list[pt.Unit], drafts: list[Draft]) -> list[C
     owner = {u.start: d for d in drafts for u in d.units}
     starts = [u.start for u in units]
     body = next((d for d in drafts if d.kind not in ("header", "footer")), drafts[-1])
+    footer = drafts[-1] if drafts[-1].kind == "footer" else None
     quotes = pt.find_all_quotes(prose)
     pairs = _pairs(prose, quotes)
     previous: tuple[int, tuple[str, bool] | None] = (-1, None)
@@ -109,7 +116,9 @@ def _candidates(prose: str, units: list[pt.Unit], drafts: list[Draft]) -> list[C
         run = previous[1] if _LIST_GAP.match(gap) else None
         prefix = pt.blank_quotes(prose[unit.start : quote.start])
         slot, explicit = run or _slot(prefix, (draft or body).kind, quote.text, prose, quote.end)
-        if draft is None:  # page-level sentence: a chip of the first body section
+        if draft is None and footer is not None and _TYPEFACE_CUE.search(prefix):
+            draft, slot, explicit = footer, "colophon", True  # "Set in …" in the footer
+        elif draft is None:  # page-level sentence: a chip of the first body section
             draft, slot, explicit = body, "tag", True
         text = quotes[pairs[index]].text if index in pairs and slot not in _NOT_PAIRED else ""
         slot = "pair" if text else slot
@@ -280,6 +289,8 @@ def _put_plain(draft: Draft, slot: str, text: str, prose: str, end: int) -> None
         draft.add("notes", text)  # shown after the section's copy, never as a heading
     elif slot == "tag":
         draft.add("tags", text)
+    elif slot == "colophon":
+        draft.add("colophon", text.strip(" ,.;:"))
     elif slot == "kpi":
         draft.add("items", SectionItem(label=text, value=_value_after(prose, end)))
     elif slot == "field":
