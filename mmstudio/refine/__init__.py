@@ -3,11 +3,13 @@ it) and global (the page) refiners, guardrails, the trial-and-install editor and
 routing.
 
 Public API: :func:`route` (report → refiner targets), :func:`propose` (target → Change),
-:class:`SiteEditor` (try, verify, install and commit a Change), :class:`Reflection`."""
+:class:`SiteEditor` (try, verify, install and commit a Change), :class:`Reflection`,
+:func:`get_refiners` (the offline rules, or a model with the rules as its fallback)."""
 
 from .apply import Evaluator, SiteEditor, render_and_score
 from .loop import ROUNDS, Reflection, Target, better, measured_issues, propose, route
 from .model import Change, Outcome, RefineInput
+from .registry import Refiners, RuleRefiners, get_refiners
 
 __all__ = [
     "ROUNDS",
@@ -15,10 +17,13 @@ __all__ = [
     "Evaluator",
     "Outcome",
     "RefineInput",
+    "Refiners",
     "Reflection",
+    "RuleRefiners",
     "SiteEditor",
     "Target",
     "better",
+    "get_refiners",
     "measured_issues",
     "propose",
     "render_and_score",

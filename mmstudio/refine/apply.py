@@ -68,7 +68,9 @@ class SiteEditor:
     async def attempt(self, change: Change, baseline: Report, *, job: str | None = None) -> Outcome:
         """Try ``change`` against ``baseline`` (the report its issues come from); install and
         commit it when it does not score worse and fixes something. Never raises for a bad
-        change: the outcome says what happened."""
+        change: the outcome says what happened. A ``settled`` change is only recorded."""
+        if change.settled is not None:
+            return self._record(change, *change.settled, baseline, job)
         problems = guardrails.file_problems(list(change.files))
         if problems:
             return self._record(change, "rejected", problems[0], baseline, job)
@@ -151,6 +153,7 @@ class SiteEditor:
         report: Report | None = None,
         version: str | None = None,
     ) -> Outcome:
+        reason = f"{reason} ({change.note})" if change.note else reason
         attempt = Attempt(
             created_at=time.time(),
             job=job,

@@ -142,7 +142,9 @@ def _video_files(spec: VideoPlan, plan: DesignPlan) -> dict[str, bytes]:
         return {p.relative_to(tmp).as_posix(): p.read_bytes() for p in written}
 
 
-def _webm_source(element_id: str, path: str, save_path: str):
+def webm_source(element_id: str, path: str, save_path: str):
+    """A page edit giving the video element a webm ``<source>`` first (an mp4-only video)."""
+
     def edit(html: str) -> str:
         node = html_edit.element_node(html, element_id, path)
         if node is None or save_path in html[node.start : node.end]:
@@ -174,7 +176,7 @@ async def propose(inp: RefineInput) -> Change | None:
         return await _paint_discovered(inp, codes)
     if isinstance(spec, VideoPlan) and set(codes) & set(VIDEO_CODES):
         files = await asyncio.to_thread(_video_files, spec, inp.plan)
-        edit = _webm_source(spec.id, inp.element_path(), spec.save_path)
+        edit = webm_source(spec.id, inp.element_path(), spec.save_path)
         page = edit if "video-format" in codes else None
         return Change(
             "local", spec.id, codes, f"Regenerated video {spec.id}", page=page, files=files

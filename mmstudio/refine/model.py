@@ -48,7 +48,12 @@ class RefineInput:
 class Change:
     """A proposed refinement. ``page`` edits the page's HTML and is re-applied to the latest
     ``index.html`` when the change is installed (so concurrent element patches compose);
-    ``files`` are site-relative paths → new bytes (assets); ``plan`` replaces plan.json."""
+    ``files`` are site-relative paths → new bytes (assets); ``plan`` replaces plan.json.
+    ``note`` says where the change comes from when that is not the offline rules (e.g.
+    "by the model gpt-5.1", "rule-based fallback: …"); it is added to the recorded reason.
+    ``settled`` is the proposer's own verdict, (outcome, reason) with outcome failed | rejected:
+    such a change is recorded as it is and never tried (a model call that failed, a model reply
+    the guardrails refused)."""
 
     level: Level
     element: str | None
@@ -57,6 +62,8 @@ class Change:
     page: PageEdit | None = None
     files: dict[str, bytes] = field(default_factory=dict)
     plan: DesignPlan | None = None
+    note: str = ""
+    settled: tuple[str, str] | None = None
 
 
 @dataclass

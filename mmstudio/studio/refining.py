@@ -14,12 +14,14 @@ Invariants:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from pathlib import Path
 
 from mmstudio.project import Project
 from mmstudio.project.versions import Attempt
+from mmstudio.providers.settings import Settings
 from mmstudio.refine import (
     ROUNDS,
     Evaluator,
@@ -30,9 +32,9 @@ from mmstudio.refine import (
     Target,
     better,
     measured_issues,
-    propose,
     route,
 )
+from mmstudio.refine.registry import Refiners, RuleRefiners, get_refiners
 from mmstudio.report import Level, Report, Severity
 from mmstudio.studio.jobs import Job, JobContext, JobManager
 
@@ -47,10 +49,12 @@ class RefineService:
         project: Project,
         jobs: JobManager | None = None,
         evaluator: Evaluator | None = None,
+        refiners: Refiners | None = None,
     ) -> None:
         self.project = project
         self.jobs = jobs or JobManager()
         self.editor = SiteEditor(project, evaluator)
+        self.refiners = refiners or RuleRefiners()  # the offline rules unless told otherwise
 
     async def current_report(self) -> Report:
         """The project's report (the site is evaluated first when there is none), with the
@@ -84,14 +88,15 @@ class RefineService:
     async def _refine(
         self, ctx: JobContext, target: Target, report: Report, instruction: str
     ) -> list[Outcome]:
-        ctx.progress(0.1, f"{target.level} refine of {target.element or 'the page'}")
+        what = target.element or "the page"
+        ctx.progress(0.1, f"{target.level} refine of {what}", stage="propose")
         html = self.editor.page_path.read_text(encoding="utf-8", errors="surrogateescape")
         inp = RefineInput(
             target.level, target.element, target.issues, report,
             self.editor.read_plan(), self.project.site_dir, html, instruction,
         )  # fmt: skip
         try:
-            changes = await propose(target, inp)
+            changes = await self.refiners.propose(target, inp)
         except Exception as exc:
             self._record_failure(ctx.job, target, exc)
             raise
@@ -99,7 +104,7 @@ class RefineService:
         for number, change in enumerate(changes, start=1):
             if instruction:
                 change.summary += f" — “{instruction[:200]}”"
-            ctx.progress(0.2 + 0.8 * (number - 1) / len(changes), change.summary)
+            ctx.progress(0.2 + 0.8 * (number - 1) / len(changes), change.summary, stage="try")
             outcome = await self.editor.attempt(change, report, job=ctx.job.id)
             if outcome.outcome == "accepted" and outcome.report is not None:
                 report = outcome.report  # the next change is judged against the new page
@@ -134,16 +139,29 @@ class RefineService:
         When element changes were accepted, the page is evaluated again and the global issues
         routed afresh (with ``min_severity`` and ``element``) before the global job starts."""
         element_jobs = [self.submit(t, report, instruction) for t in targets if t.element]
-        for job in element_jobs:
-            await self.jobs.wait(job.id)
+        await self._wait(element_jobs)
         page = [t for t in targets if t.element is None]
         if page and any(_accepted(j) for j in element_jobs):
             report = await self.evaluate()
             page = route(report, min_severity=min_severity, level="global", element=element)
         page_jobs = [self.submit(t, report, instruction) for t in page]
-        for job in page_jobs:
-            await self.jobs.wait(job.id)
+        await self._wait(page_jobs)
         return [o for j in element_jobs + page_jobs if j.state == "done" for o in j.result]
+
+    async def _wait(self, jobs: list[Job]) -> None:
+        """Wait for ``jobs``. When the caller is cancelled meanwhile (a cancelled reflection or
+        generation), cancel them too and wait until they have stopped — a write under way runs
+        to its end — so nothing keeps changing the project after its caller has gone."""
+        try:
+            for job in jobs:
+                await self.jobs.wait(job.id)
+        except asyncio.CancelledError:
+            for job in jobs:
+                self.jobs.cancel(job.id)
+            waits = [asyncio.ensure_future(self.jobs.wait(j.id)) for j in jobs]
+            if waits:
+                await asyncio.wait(waits)
+            raise
 
     async def refine(
         self,
@@ -223,8 +241,19 @@ def _round_entry(number: int, report: Report) -> dict:
 
 
 async def refine_project(
-    root: Path, level: Level, element: str | None = None, instruction: str = ""
+    root: Path,
+    level: Level,
+    element: str | None = None,
+    instruction: str = "",
+    *,
+    provider: str = "offline",
+    settings: Settings | None = None,
 ) -> list[Outcome]:
-    """Open the project at ``root`` and refine it once (the ``mmstudio refine`` command)."""
-    service = RefineService(Project.open(root))
-    return await service.refine(level, element, instruction)
+    """Open the project at ``root`` and refine it once (the ``mmstudio refine`` command) with the
+    refiners of ``provider`` (offline rules, or ``openai`` with ``settings``)."""
+    refiners = get_refiners(provider, settings)
+    try:
+        service = RefineService(Project.open(root), refiners=refiners)
+        return await service.refine(level, element, instruction)
+    finally:
+        await refiners.aclose()
