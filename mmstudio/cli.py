@@ -245,12 +245,20 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from mmstudio.studio.bench import BenchOptions, run_bench
 
-    def num(value: float | None) -> str:
-        return "-" if value is None else f"{value:.2f}"
-
+    num = _num
+    if args.frontalk:
+        if args.prompts:
+            raise ValueError("give either PROMPTS.jsonl or --frontalk FILE, not both")
+        return _bench_frontalk(args)
+    if not args.prompts:
+        raise ValueError("give a PROMPTS.jsonl file (or --frontalk FILE for FronTalk dialogues)")
     options = BenchOptions(
         provider=args.provider,
         rounds=args.rounds,
@@ -282,6 +290,42 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_frontalk(args: argparse.Namespace) -> int:
+    """``bench --frontalk``: replay FronTalk dialogues and score their test conditions."""
+    from mmstudio.studio.frontalk import FrontalkOptions, run_frontalk
+
+    options = FrontalkOptions(
+        provider=args.provider,
+        start=args.start,
+        settings=settings_from_args(args) if args.provider == "openai" else None,
+    )
+    progress = _Progress(not (args.json or args.quiet))
+    result = _run(
+        run_frontalk(
+            Path(args.frontalk), Path(args.output), limit=args.limit, options=options,
+            progress=progress,
+        )
+    )  # fmt: skip
+    at = result["at_intro"]
+    text = (
+        f"{result['finished']}/{result['dialogues']} dialogues replayed ({result['failed']} "
+        f"failed), {result['turns']} turns, {result['tests']} test conditions; pass rate "
+        f"{_num(result['pass_rate'])}, forgetting rate {_num(result['forgetting_rate'])}; at "
+        f"introduction {at['pass']} pass / {at['fail']} fail / {at['unchecked']} unchecked\n"
+        f"  summary: {result['files']['md']}"
+    )
+    _emit(args, result, text)
+    return 0
+
+
+def cmd_turns(args: argparse.Namespace) -> int:
+    from mmstudio.studio.turns import turns_text, turns_view
+
+    view = turns_view(Path(args.project))
+    _emit(args, view, turns_text(view))
+    return 0
+
+
 def cmd_gui(args: argparse.Namespace) -> int:
     from mmstudio.gui.app import run
 
@@ -291,6 +335,10 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
 
 def cmd_feedback(args: argparse.Namespace) -> int:
+    """One feedback turn. Exit 0: committed and every checked requirement passes; 3: committed,
+    but some requirement still fails after the repair pass (listed as FAIL, and in the JSON's
+    ``failing`` with ``status`` "failing"); 1: nothing was committed (bad input, render failure).
+    Clauses the offline rules did not understand are listed ("not understood"), unchecked."""
     from mmstudio.studio.feedback import feedback_project
 
     annotations = Path(args.annotations) if args.annotations else None
@@ -304,8 +352,12 @@ def cmd_feedback(args: argparse.Namespace) -> int:
         state = "repaired" if event["repaired"] else "NOT repaired"
         lines.append(f"  forgot {event['requirement']}: {event['detail']} ({state})")
     lines += [f"  not applied: {line}" for line in result["not_applied"]]
+    lines += [f"  not understood (unchecked): {line}" for line in result["not_understood"]]
+    if result["failing"]:
+        ids = ", ".join(v["requirement"] for v in result["failing"])
+        lines.append(f"committed, but {len(result['failing'])} requirement(s) still fail: {ids}")
     _emit(args, result, "\n".join(lines))
-    return 0
+    return 3 if result["failing"] else 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -397,10 +449,22 @@ def _restore_args(p: argparse.ArgumentParser) -> None:
 
 
 def _bench_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("prompts", help="JSONL file of {id, prompt} lines")
+    p.add_argument("prompts", nargs="?", help="JSONL file of {id, prompt} lines")
     p.add_argument("-o", "--output", required=True, help="folder for the projects and results")
     p.add_argument(
         "--limit", type=_bounded(1, 100_000), default=None, help="only the first N prompts"
+    )
+    p.add_argument(
+        "--frontalk",
+        metavar="FILE",
+        help="replay FronTalk dialogues (JSONL) turn by turn instead: pass and forgetting rates",
+    )
+    p.add_argument(
+        "--start",
+        choices=("new", "blank", "reference"),
+        default="new",
+        help="--frontalk turn 1: generate from the first instruction (new), an empty page "
+        "(blank) or the dialogue's reference site (reference)",
     )
     p.add_argument("--jobs", type=int, default=1, help="prompts run at once (default 1)")
     p.add_argument("--provider", choices=PROVIDERS, default="offline", help="designer to use")
@@ -424,6 +488,10 @@ def _gui_args(p: argparse.ArgumentParser) -> None:
 
 
 def _feedback_args(p: argparse.ArgumentParser) -> None:
+    p.epilog = (
+        "exit status: 0 all checked requirements pass; 3 the version was committed but some "
+        "requirement still fails after the repair pass; 1 nothing was committed"
+    )
     p.add_argument("project", help="project folder")
     p.add_argument("--text", required=True, help="the instruction, in words")
     p.add_argument("--annotations", help="annotation JSON (vector shapes in page px)")
@@ -450,6 +518,12 @@ _COMMANDS: list[tuple[str, Callable[[argparse.Namespace], int], str, Callable]] 
     ("bench", cmd_bench, "run the generator over a JSONL file of prompts", _bench_args),
     ("gui", cmd_gui, "open the desktop app (optionally on a project)", _gui_args),
     ("feedback", cmd_feedback, "apply one feedback turn (text + annotations)", _feedback_args),
+    (
+        "turns",
+        cmd_turns,
+        "list the feedback turns, requirements per version, forgetting events and rates",
+        _project_arg,
+    ),
     (
         "doctor",
         cmd_doctor,

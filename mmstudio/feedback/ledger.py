@@ -177,6 +177,29 @@ class Ledger:
             ).fetchall()
         return {r: Verdict(r, None if p is None else bool(p), d) for r, p, d in rows}
 
+    def final_verdicts(self) -> list[dict]:
+        """Every final verdict, oldest first: {requirement, turn, version, passed (True / False /
+        None), detail} — one row per requirement per turn (the status per version)."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT requirement, turn, version, passed, detail FROM feedback_verdicts"
+                " WHERE phase = 'final' ORDER BY seq"
+            ).fetchall()
+        return [
+            {"requirement": r, "turn": t, "version": v,
+             "passed": None if p is None else bool(p), "detail": d}
+            for r, t, v, p, d in rows
+        ]  # fmt: skip
+
+    def verdicts_by_turn(self) -> dict[str, dict[int, Verdict]]:
+        """``{requirement: {turn: its final verdict at that turn}}`` (the last one recorded when
+        a turn has several)."""
+        table: dict[str, dict[int, Verdict]] = {}
+        for row in self.final_verdicts():
+            verdict = Verdict(row["requirement"], row["passed"], row["detail"])
+            table.setdefault(row["requirement"], {})[row["turn"]] = verdict
+        return table
+
     def passed_at_introduction(self) -> set[str]:
         """Ids of requirements whose final verdict in their own turn was a pass."""
         with self._connect() as db:
