@@ -125,7 +125,14 @@ def cmd_refine(args: argparse.Namespace) -> int:
     from mmstudio.studio.refining import refine_project
 
     outcomes = _run(
-        refine_project(Path(args.project), args.level, args.element, args.instruction or "")
+        refine_project(
+            Path(args.project),
+            args.level,
+            args.element,
+            args.instruction or "",
+            provider=args.provider,
+            settings=settings_from_args(args) if args.provider == "openai" else None,
+        )
     )
     project = Project.open(Path(args.project))
     rows = [o.as_dict() for o in outcomes]
@@ -416,6 +423,13 @@ def _refine_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--element", help="element id (default: every element with issues)")
     p.add_argument("--level", required=True, choices=("local", "context", "global"))
     p.add_argument("--instruction", help="what to change, in words (recorded with the attempt)")
+    p.add_argument(
+        "--provider",
+        choices=PROVIDERS,
+        default="offline",
+        help="refiners: the offline rules (default) or the model of an OpenAI-compatible endpoint",
+    )
+    add_provider_arguments(p)
 
 
 def _evaluate_args(p: argparse.ArgumentParser) -> None:
