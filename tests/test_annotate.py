@@ -15,7 +15,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 pytest.importorskip("PySide6.QtWebEngineWidgets")  # must be imported before the QApplication
 
-from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent
 from PySide6.QtWidgets import QApplication
 from test_feedback import ELEMENTS
@@ -110,54 +110,112 @@ def test_wireframe_sketch_canvas():
     assert image.width() == 768 and image.height() == 1400
 
 
+def test_menu_operations_for_charts_and_free_space(dialog):
+    canvas = dialog.canvas
+    drag(canvas, (40, 1420), (600, 1560))  # below every section: free space
+    assert canvas.marks[0].free and canvas.marks[0].targets == []
+    dialog.note.setText("a lighthouse at dusk")
+    dialog.choose_operation("s1", "insert image")
+    assert canvas.marks[0].notes == ["image: a lighthouse at dusk"]
+    drag(canvas, (690, 90), (1190, 430))
+    dialog.choose_operation("s3", "line chart")
+    assert canvas.marks[1].notes == ["line chart"] and not canvas.marks[1].free
+
+
+def test_turns_panel_lists_requirements_with_their_status(qtbot):
+    from mmstudio.gui.turns_panel import TurnsPanel
+
+    view = {
+        "turns": [{"turn": 1, "text": "make the title red and xyzzy", "version": "v2",
+                   "summary": "2 requirement(s)", "requirements": [
+                       {"id": "t1.r1", "text": "make the title red", "op": "colour",
+                        "target": "hero--title", "status": "pass", "detail": "measured #c0392b"},
+                       {"id": "t1.r2", "text": "xyzzy", "op": "free", "target": None,
+                        "status": "unchecked", "detail": ""}]}],
+        "forgetting": [{"requirement": "t1.r1", "turn": 2, "detail": "x", "repaired": True}],
+        "pass_rate": 1.0, "forgetting_rate": 0.0,
+    }  # fmt: skip
+    panel = TurnsPanel(lambda: view)
+    qtbot.addWidget(panel)
+    panel.refresh()
+    assert panel.requirement_lines() == [
+        "pass  t1.r1: make the title red (forgotten once)", "—  t1.r2: xyzzy",
+    ]  # fmt: skip
+    assert panel.summary.text() == (
+        "1 turn(s) · pass rate 100% · forgetting rate 0% · 1 forgetting event(s)"
+    )
+    broken = TurnsPanel(lambda: 1 / 0)
+    qtbot.addWidget(broken)
+    broken.refresh()
+    assert broken.summary.text().startswith("Cannot read the turns")
+
+
 @pytest.mark.skipif(find_browser().executable is None, reason="no Chromium for Playwright")
 def test_annotate_from_the_app_sends_a_turn(qtbot, project):  # noqa: F811
     import qasync
 
     from mmstudio.gui.main_window import MainWindow
+    from mmstudio.gui.plan_tree import SCORE_ROLE
+    from mmstudio.gui.turns_panel import for_window
 
     window = MainWindow()
     qtbot.addWidget(window)
+    if getattr(window, "turns_panel", None) is None:  # until the main window hosts it
+        window.turns_panel = for_window(window)
     with qtbot.waitSignal(window.view.loadFinished, timeout=30_000):
         window.open_project(project.root)
     assert window.badges.pills["overall"].text() == "overall –"
+    assert window.tree._items["sales_chart"].data(1, SCORE_ROLE) is None  # not evaluated yet
     loop = qasync.QEventLoop(QApplication.instance())
     asyncio.set_event_loop(loop)
     try:
-        loop.run_until_complete(_annotate_and_send(window))
+        loop.run_until_complete(_annotate_and_send(window, qtbot))
     finally:
         loop.close()  # stops its worker threads (asyncio.to_thread runs there)
         asyncio.set_event_loop(None)
     dialog = window.annotator
-    assert dialog.requirements.item(0).text().startswith("pass  t1.r1: hide")
+    assert dialog.requirements.item(0).text() == "pass  t1.r1: pie chart"
+    assert "every checked requirement passes" in dialog.state.text()
     assert window.badges.pills["overall"].text() != "overall –"
+    assert window.tree._items["sales_chart"].data(1, SCORE_ROLE) is not None  # its badge
+    assert window.turns_panel.requirement_lines() == ["pass  t1.r1: pie chart"]
+    assert project.read_plan().charts[0].attributes.chart_type == "pie"
     turns = json.loads((project.root / "annotations").glob("*.json").__next__().read_text())
     assert turns["shapes"][0]["kind"] == "rect"
     window.close()
 
 
-async def _annotate_and_send(window) -> None:
+async def _annotate_and_send(window, qtbot) -> None:
     try:
-        await _scenario(window)
+        await _scenario(window, qtbot)
     finally:
         await get_renderer().close()  # the browser is bound to this loop
 
 
-async def _scenario(window) -> None:
+async def _scenario(window, qtbot) -> None:
     capture = window.annotate()
     await window.session.jobs.wait(capture.id)
     await asyncio.sleep(0.05)
     dialog = window.annotator
-    elements = {e.id: e for e in dialog.canvas.elements}
-    story = elements["story"].box
-    drag(dialog.canvas, (story.x - 4, story.y - 4), (story.x + story.w + 4, story.y + story.h + 4))
-    assert dialog.canvas.marks[0].targets == ["story"]
-    dialog.canvas.add_note(story.x + 20, story.y + story.h + 10, "hide")
-    dialog.send()
+    canvas = dialog.canvas
+    chart = {e.id: e for e in canvas.elements}["sales_chart"].box
+    start = QPoint(int(chart.x - 6), int(chart.y - 6))
+    end = QPoint(int(chart.x + chart.w + 6), int(chart.y + chart.h + 6))
+    qtbot.mousePress(canvas, Qt.MouseButton.LeftButton, pos=start)
+    for i in range(1, 5):  # QTest moves carry no buttons; the canvas follows its own drag state
+        qtbot.mouseMove(canvas, start + (end - start) * (i / 4))
+    qtbot.mouseRelease(canvas, Qt.MouseButton.LeftButton, pos=end)
+    assert canvas.marks[0].targets == ["sales_chart"], canvas.annotation.shapes
+    assert "rectangle over the chart `sales_chart`" in dialog.marks_list.item(0).text()
+    canvas.tool = "text"
+    dialog.note.setText("pie chart")
+    qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=QPoint(end.x() + 12, start.y()))
+    assert canvas.marks[0].notes == ["pie chart"]
+    qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
     jobs = [j for j in window.session.jobs.jobs.values() if j.kind == "feedback"]
     assert jobs and jobs[0].state in ("queued", "running")
     await window.session.jobs.wait(jobs[0].id)
-    for _ in range(20):
+    for _ in range(40):
         await asyncio.sleep(0.05)
-        if dialog.requirements.count():
+        if dialog.requirements.count() and window.turns_panel.requirement_lines():
             break

@@ -129,9 +129,9 @@ def test_offline_split_one_requirement_per_operation():
     sketch = resolve(Annotation(sketch=True, shapes=[rect("s1", 40, 1200, 600, 120),
                      Shape(id="n1", kind="text", x=50, y=1210, text="text: Open 8–18 daily")]),
                      ELEMENTS)  # fmt: skip
-    label = split_offline("", sketch, ELEMENTS)
-    assert [(r.op, r.target, r.value) for r in label] == [
-        ("add_text", "content", "Open 8–18 daily")
+    label = split_offline("", sketch, ELEMENTS)  # a labelled box in free space: a new block
+    assert [(r.op, r.target, r.value, r.content, r.place) for r in label] == [
+        ("insert", "content", "text", "Open 8–18 daily", "after:content_video")
     ]
 
 
@@ -264,3 +264,119 @@ async def test_model_split_is_validated_and_judge_answers_free_requirements(tmp_
     verdicts = await model_judge(chat)([reqs[3]], render)
     assert [(v.requirement, v.passed) for v in verdicts] == [("t1.r4", True)]
     assert chat.calls[-1][0][0].images == (shot.read_bytes(),)  # the repair request kept it
+
+
+CHARTED = [
+    *ELEMENTS,
+    PageElement("sales_chart", "chart", Box(x=100, y=1100, w=640, h=280), "content", "iframe"),
+]
+
+
+def test_compound_instruction_keeps_every_clause():
+    reqs = split_offline("make the title red and hide the video and xyzzy the footer", [], ELEMENTS)
+    assert [(r.op, r.target, r.text) for r in reqs] == [
+        ("colour", "hero--title", "make the title red"),
+        ("hide", "content_video", "hide the video"),
+        ("free", None, "xyzzy the footer"),  # not understood: kept, never dropped
+    ]
+    both = split_offline("make the headline red and bigger", [], ELEMENTS)
+    assert [(r.op, r.target, r.value) for r in both] == [
+        ("colour", "hero--title", "#c0392b"), ("resize", "hero--title", "bigger"),
+    ]  # fmt: skip
+    same = split_offline("make the hero background red and white", [], ELEMENTS)
+    assert [(r.op, r.target) for r in same] == [("colour", "hero")]
+    quoted = split_offline("change 'Every bag' to 'Salt and pepper and hide it'", [], ELEMENTS)
+    assert [(r.op, r.value) for r in quoted] == [("text", "Salt and pepper and hide it")]
+
+
+def test_chart_type_words_on_a_marked_or_named_chart():
+    reqs = split_offline("turn the chart into a doughnut; show the chart as bars", [], CHARTED)
+    assert [(r.op, r.target, r.value) for r in reqs] == [
+        ("chart_type", "sales_chart", "donut"), ("chart_type", "sales_chart", "bar"),
+    ]  # fmt: skip
+    marks = resolve(Annotation(shapes=[rect("s1", 90, 1090, 660, 300)]), CHARTED)
+    marks[0].notes = ["line chart"]
+    assert [(r.op, r.value) for r in split_offline("", marks, CHARTED)] == [("chart_type", "line")]
+    assert split_offline("hide the bar chart", [], CHARTED)[0].op == "hide"
+    assert split_offline("make it a pie chart", [], ELEMENTS)[0].op == "free"  # no chart here
+
+
+def test_free_space_boxes_become_inserts_in_page_order():
+    between = rect("s1", 100, 580, 500, 60)  # over the hero | content boundary
+    below = rect("s2", 100, 1500, 400, 300)  # under the last section
+    on_image = rect("s3", 690, 90, 500, 340)
+    notes = [
+        Shape(id="n1", kind="text", x=110, y=590, text="image: a lighthouse at dusk"),
+        Shape(id="n2", kind="text", x=110, y=1510, text="Open every day"),
+        Shape(id="n3", kind="text", x=700, y=100, text="Open every day"),
+    ]
+    marks = resolve(Annotation(shapes=[between, below, on_image, *notes]), ELEMENTS)
+    assert [m.free for m in marks] == [True, True, False]
+    reqs = split_offline("", marks, ELEMENTS)
+    assert [(r.op, r.value, r.target, r.place, r.content) for r in reqs] == [
+        ("insert", "image", "content", "before:content_video", "a lighthouse at dusk"),
+        ("insert", "text", "content", "end", "Open every day"),
+        ("free", "", "hero_image", "", ""),  # a plain note on an element is not an insert
+    ]
+    assert reqs[0].box == [100, 580, 500, 60]
+
+
+def test_insert_places_markup_before_or_after_the_anchor_block():
+    from mmstudio.feedback.placement import place
+
+    before = Requirement(id="t1.r1", text="x", op="insert", value="text", target="content",
+                         place="before:content_video")  # fmt: skip
+    page = place(PAGE, before, "<p id='new'>New</p>")
+    assert page.index("<h2>How</h2>") < page.index("id='new'") < page.index("<video")
+    after = before.model_copy(update={"target": "hero", "place": "after:hero_image"})
+    page = place(PAGE, after, "<p id='new'>New</p>")
+    assert page.index("</figure>") < page.index("id='new'") < page.index("</div></section>")
+    by_text = before.model_copy(
+        update={"target": "hero", "place": "before:hero-p-1", "anchor": "Every bag is roasted"}
+    )
+    page = place(PAGE, by_text, "<p id='new'>New</p>")
+    assert page.index("</h1>") < page.index("id='new'") < page.index("<p>Every bag")
+    end = before.model_copy(update={"place": "end"})
+    page = place(PAGE, end, "<p id='new'>New</p>")
+    assert page.index("</video>") < page.index("id='new'") < page.index("</div></section>\n</body>")
+    assert guardrails.page_problems(PAGE, page) == []
+
+
+def test_repeated_and_repaired_rules_replace_each_other():
+    big = req("resize", "hero--title", "text", "bigger")
+    page = ops.apply(PAGE, big, "fb-t1", font_px=40)
+    page = ops.apply(page, big, "fb-t2", font_px=50)  # a retry on the same element
+    page = ops.apply(page, big, ops.REPAIR_KEY, font_px=50, repair=True)
+    assert page.count("font-size") == 1
+    assert ':root:root [id="hero--title"]{font-size:62.5px!important}' in page
+    red = req("colour", "hero", "section", "#c0392b")
+    page = ops.apply(ops.apply(page, red, "fb-t3"), red, "fb-t3")
+    assert page.count("background-color") == 1
+    grow = req("resize", "hero_image", "image", "bigger", baseline=[480, 320])
+    page = ops.apply(page, grow, "fb-t4")
+    page = ops.apply(page, req("resize", "hero_image", "image", "smaller", baseline=[480, 320]),
+                     "fb-t5")  # fmt: skip
+    assert page.count('[data-mm-id="hero_image"]{width:') == 1 and "width:384px" in page
+    assert guardrails.page_problems(PAGE, page) == []
+
+
+def test_option_kind_reads_back_every_chart_type():
+    from mmstudio.pipeline import charts
+    from mmstudio.pipeline.chart_types import option_kind
+    from mmstudio.plan import ChartPlan, DesignPlan
+
+    plan = DesignPlan.model_validate({
+        "title": "t", "layout": {"palette": [{"role": "background", "hex": "#ffffff"}],
+                                 "typography": {"heading": "serif", "body": "sans-serif"}},
+        "sections": [{"id": "s", "kind": "content", "element_ids": ["c"]}],
+        "charts": [{"id": "c", "save_path": "assets/c.html", "context": {"section": "s",
+                    "role": "data"}, "prompt": "p", "display_width_px": 600,
+                    "display_height_px": 300, "source_data": {"columns": ["k", "a", "b"],
+                    "rows": [["x", 1, 2], ["y", 3, 4], ["z", 5, 6]]}}],
+    })  # fmt: skip
+    chart: ChartPlan = plan.charts[0]
+    for kind in charts.CHART_TYPES:
+        element = chart.model_copy(update={"attributes": chart.attributes.model_copy(
+            update={"chart_type": kind})})  # fmt: skip
+        expected = "bar" if kind == "grouped-bar" else kind
+        assert option_kind(charts.build_option(element, plan)) == expected, kind

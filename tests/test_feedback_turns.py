@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 
 import pytest
 from PIL import Image
 
 from mmstudio.cli import main
 from mmstudio.feedback import Annotation, FeedbackTurn, Shape, save
+from mmstudio.pipeline import charts
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
 from mmstudio.render import find_browser
+from mmstudio.resources import vendor_file
 from mmstudio.studio.feedback import FeedbackService
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Feedback</title>
@@ -28,6 +31,10 @@ img{display:block;width:480px;height:320px} footer{padding:30px 80px;background:
 <figure><img data-mm-id="hero_image" src="assets/hero.png" alt="beans"></figure></div></section>
 <section data-mm-section="story"><div class="wrap"><h2 id="story--title">Our Story</h2>
 <p>Each batch is profiled by hand.</p></div></section>
+<section data-mm-section="numbers"><div class="wrap"><h2 id="numbers--title">By the numbers</h2>
+<figure class="chart-panel"><div class="chart-frame" style="height:300px"><iframe
+ data-mm-id="sales_chart" src="assets/sales.html" title="Bags sold" loading="eager"
+ style="width:640px;height:300px;border:0"></iframe></div></figure></div></section>
 <footer data-mm-section="footer"><div class="wrap"><p>Fresh roast dates, every week.</p></div>
 </footer>
 </body></html>"""
@@ -48,7 +55,24 @@ PLAN = DesignPlan.model_validate(
         "sections": [
             {"id": "hero", "kind": "hero", "element_ids": ["hero_image"]},
             {"id": "story", "kind": "content"},
+            {"id": "numbers", "kind": "stats", "element_ids": ["sales_chart"]},
             {"id": "footer", "kind": "footer"},
+        ],
+        "charts": [
+            {
+                "id": "sales_chart",
+                "save_path": "assets/sales.html",
+                "context": {"section": "numbers", "role": "data"},
+                "prompt": "bags sold per month",
+                "title": "Bags sold",
+                "display_width_px": 640,
+                "display_height_px": 300,
+                "attributes": {"chart_type": "bar"},
+                "source_data": {
+                    "columns": ["Month", "Bags"],
+                    "rows": [["Jan", 120], ["Feb", 135], ["Mar", 160], ["Apr", 150]],
+                },
+            }
         ],
         "images": [
             {
@@ -81,6 +105,10 @@ def project(tmp_path):
     (site / "assets").mkdir(parents=True)
     (site / "index.html").write_text(PAGE)
     (site / "assets" / "hero.png").write_bytes(_png())
+    for path, text in charts.chart_files(PLAN.charts[0], PLAN).items():
+        (site / path).write_text(text)
+    (site / "vendor").mkdir()
+    shutil.copyfile(vendor_file("echarts.min.js"), site / "vendor" / "echarts.min.js")
     project.install_site(site)
     project.write_plan(PLAN)
     project.commit("first")
@@ -114,7 +142,10 @@ async def test_every_offline_operation_end_to_end(renderer, project):
     # the image is hidden by the last clause, so its warmer tone cannot be seen any more
     assert verdicts.pop("t1.r5") is False
     assert all(verdicts.values()), result.verdicts
+    # a requirement that still fails after the repair does not block the commit: it is reported
     assert result.version != head and project.manifest.head == result.version
+    assert result.status == "failing" and [v.requirement for v in result.failing] == ["t1.r5"]
+    assert result.as_dict()["failing"][0]["requirement"] == "t1.r5"
     page = (project.site_dir / "index.html").read_text()
     assert "Roasted to order, shipped in 48 hours" in page
     assert page.index('data-mm-section="story"') < page.index('data-mm-section="hero"')
@@ -188,5 +219,131 @@ def test_cli_feedback(project, tmp_path, capsys):
     result = json.loads(out)
     assert code == 0 and result["requirements"][0]["target"] == "story"
     assert result["passed"] == 1 and result["version"] == Project.open(project.root).manifest.head
+    assert result["status"] == "ok" and result["failing"] == []
+    # committed, but a requirement still fails after the repair: exit 3, listed in the JSON
+    code = main(["feedback", str(project.root), "--text", "make the hero_image warmer; hide the "
+                 "hero_image; frobnicate the story", "--json"])  # fmt: skip
+    result = json.loads(capsys.readouterr().out)
+    assert code == 3 and result["status"] == "failing"
+    assert [v["requirement"] for v in result["failing"]] == ["t2.r1"]
+    assert result["not_understood"] == ["t2.r3: frobnicate the story"]
+    assert result["version"] == Project.open(project.root).manifest.head
     assert main(["feedback", str(project.root), "--text", "   "]) == 1
     assert "needs an instruction" in capsys.readouterr().err
+
+
+def _order(page: str, *needles: str) -> list[int]:
+    return [page.index(n) for n in needles]
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_change_chart_type_end_to_end(renderer, project):
+    head = project.manifest.head
+    result = await turn(project).run("make the chart a pie chart")
+    assert [(r.op, r.target, r.value) for r in result.requirements] == [
+        ("chart_type", "sales_chart", "pie")
+    ]
+    assert _verdicts(result) == {"t1.r1": True}, result.verdicts
+    assert "assets/sales.json draws a pie chart" in result.verdicts[0].detail
+    assert result.version != head and project.manifest.head == result.version
+    assert project.read_plan().charts[0].attributes.chart_type == "pie"
+    option = json.loads((project.site_dir / "assets" / "sales.json").read_text())
+    assert option["series"][0]["type"] == "pie"
+    assert charts.script_json(option) in (project.site_dir / "assets" / "sales.html").read_text()
+    # a note on a marked chart works the same way, and the later type supersedes the earlier one
+    chart = Shape(id="s1", kind="rect", x=70, y=0, w=660, h=10)  # placed below from the render
+    elements = {e.id: e for e in (await _elements(project))}
+    box = elements["sales_chart"].box
+    chart = chart.model_copy(update={"x": box.x - 6, "y": box.y - 6, "w": box.w + 12,
+                                     "h": box.h + 12})  # fmt: skip
+    note = Shape(id="n1", kind="text", x=box.x + box.w + 20, y=box.y, text="line chart")
+    second = await turn(project).run("", Annotation(shapes=[chart, note]))
+    assert [(r.op, r.target, r.value) for r in second.requirements] == [
+        ("chart_type", "sales_chart", "line")
+    ]
+    assert _verdicts(second) == {"t2.r1": True}
+    statuses = {r["id"]: r["status"] for t in FeedbackService(project).turns()["turns"]
+                for r in t["requirements"]}  # fmt: skip
+    assert statuses == {"t1.r1": "superseded", "t2.r1": "pass"}
+
+
+async def _elements(project):
+    from mmstudio.feedback import page_elements
+
+    render = await turn(project)._page_render(
+        (project.site_dir / "index.html").read_text(), 1280, "probe"
+    )
+    return page_elements(render)
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_sketched_boxes_insert_image_chart_video_and_text(renderer, project):
+    elements = {e.id: e for e in await _elements(project)}
+    hero, story, footer = (elements[k].box for k in ("hero", "story", "footer"))
+    bottom = footer.y + footer.h
+    shapes = [  # boxes in free space, each with its label note just inside it
+        Shape(id="s1", kind="rect", x=80, y=hero.y + hero.h - 30, w=480, h=50),  # hero | story
+        Shape(id="n1", kind="text", x=90, y=hero.y + hero.h - 25, attached_to="s1",
+              text="image: a lighthouse at dusk"),
+        Shape(id="s2", kind="rect", x=80, y=story.y + story.h - 30, w=600, h=50),  # story end
+        Shape(id="n2", kind="text", x=90, y=story.y + story.h - 25, attached_to="s2",
+              text="Roasted every Tuesday and Friday."),
+        Shape(id="s3", kind="rect", x=80, y=bottom + 20, w=560, h=300),  # below the page
+        Shape(id="n3", kind="text", x=90, y=bottom + 30, text="chart: bags sold by month",
+              attached_to="s3"),
+        Shape(id="s4", kind="rect", x=700, y=bottom + 20, w=480, h=270),
+        Shape(id="n4", kind="text", x=710, y=bottom + 30, text="video: waves", attached_to="s4"),
+    ]  # fmt: skip
+    result = await turn(project).run("", Annotation(sketch=True, shapes=shapes))
+    got = [(r.op, r.value, r.target, r.place) for r in result.requirements]
+    assert got == [
+        ("insert", "image", "hero", "after:hero_image"),
+        ("insert", "text", "story", "after:story-p-1"),
+        ("insert", "chart", "footer", "end"),
+        ("insert", "video", "footer", "end"),
+    ]
+    assert all(_verdicts(result).values()), result.verdicts
+    assert result.not_applied == [] and project.manifest.head == result.version
+    page = (project.site_dir / "index.html").read_text()
+    image, chart, video = "fb_image_t1_r1", "fb_chart_t1_r3", "fb_video_t1_r4"
+    assert _order(page, 'data-mm-id="hero_image"', f'data-mm-id="{image}"',
+                  'data-mm-section="story"', "Each batch is profiled", 'id="fb-text-t1-r2"',
+                  'data-mm-section="numbers"', f'data-mm-id="{chart}"',
+                  f'data-mm-id="{video}"') == sorted(_order(
+                      page, 'data-mm-id="hero_image"', f'data-mm-id="{image}"',
+                      'data-mm-section="story"', "Each batch is profiled",
+                      'id="fb-text-t1-r2"', 'data-mm-section="numbers"',
+                      f'data-mm-id="{chart}"', f'data-mm-id="{video}"'))  # fmt: skip
+    plan = project.read_plan()
+    assert plan.section("hero").element_ids == ["hero_image", image]
+    assert plan.section("footer").element_ids == [chart, video]
+    assert plan.section("story").paragraphs == ["Roasted every Tuesday and Friday."]
+    assert plan.element(chart).attributes.chart_type == "line"  # months read as a trend
+    assert plan.element(image).alt == "a lighthouse at dusk"
+    for element in (plan.element(image), plan.element(chart), plan.element(video)):
+        assert (project.site_dir / element.save_path).stat().st_size > 0
+    assert (project.site_dir / plan.element(chart).option_path).is_file()
+    assert (project.site_dir / plan.element(video).poster_path).is_file()
+    version = project.history.get(result.version)
+    assert f"site/{plan.element(video).save_path}" in version.files
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_compound_clauses_are_never_dropped_and_patches_stay_idempotent(renderer, project):
+    result = await turn(project).run("make the title red and hide the chart and xyzzy the footer")
+    assert [(r.op, r.target) for r in result.requirements] == [
+        ("colour", "hero--title"), ("hide", "sales_chart"), ("free", "footer"),
+    ]  # fmt: skip
+    assert _verdicts(result) == {"t1.r1": True, "t1.r2": True, "t1.r3": None}
+    assert result.not_understood == ["t1.r3: xyzzy the footer"]
+    assert result.as_dict()["status"] == "ok"
+    view = FeedbackService(project).turns()
+    assert [r["status"] for r in view["turns"][0]["requirements"]] == ["pass", "pass", "unchecked"]
+    shown = await turn(project).run("show the chart; make the headline bigger")
+    assert _verdicts(shown) == {"t1.r1": True, "t1.r3": None, "t2.r1": True, "t2.r2": True}
+    again = await turn(project).run("make the headline bigger")  # the same property again
+    assert _verdicts(again)["t3.r1"] is True
+    page = (project.site_dir / "index.html").read_text()
+    assert page.count('[id="hero--title"]{font-size') == 1  # replaced, not piled up
+    assert page.count('[id="hero--title"]{color') == 1
+    assert "display:none" not in page

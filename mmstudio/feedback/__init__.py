@@ -1,7 +1,9 @@
 """Visual feedback over many turns (MM Studio issue 7; FronTalk, AceCoder): annotations in page
 px resolved to elements, turns put into words, requirements split and kept in a ledger, applied
 with the narrowest tool, and a critic that re-checks every requirement of every turn so far, then
-one repair pass and a committed version.
+one repair pass and a committed version. Offline operations: page edits in :mod:`.operations`,
+chart type and insert-from-sketch (assets + plan) in :mod:`.assets`, where a new element goes in
+:mod:`.placement`.
 
 Public API: :class:`Annotation`, :class:`Shape`, :func:`resolve`, :func:`compose`,
 :class:`Requirement`, :func:`split_offline`, :class:`Ledger`, :class:`FeedbackTurn`."""

@@ -27,10 +27,16 @@ def target_words(element_id: str, elements: list[PageElement]) -> str:
 
 
 def mark_line(mark: Mark, elements: list[PageElement]) -> str:
-    """One mark as one line of words."""
+    """One mark as one line of words ("mark 2: rectangle in free space in the charts section —
+    note: 'image: a lighthouse at dusk'" for a box over no element)."""
     relation = _RELATION.get(mark.shape.kind, "over")
     shape = SHAPE_WORDS[mark.shape.kind]
-    if mark.targets:
+    if mark.free:  # a box over no element marks a place, where a new element may go
+        section = next((t for t in mark.targets if getattr(by_id(elements, t), "kind", "") ==
+                        "section"), None)  # fmt: skip
+        relation = "in"
+        targets = f"free space in the {section} section" if section else "free space"
+    elif mark.targets:
         targets = " and ".join(target_words(t, elements) for t in mark.targets)
     else:
         targets = "free space (no element)"

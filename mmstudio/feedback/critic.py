@@ -1,8 +1,10 @@
 """The critic (AceCoder): check EVERY active requirement of every turn so far on the rendered
 page. Structural requirements are measured on the render — element present / visible / hidden,
 text present, colour (probe text colour, or the dominant screenshot colour of the element's box),
-order of sections, size, and the mean colour shift of a style word; the others go to the judge
-when a model is configured, else they stay unchecked (``passed`` None).
+order of sections, size, the mean colour shift of a style word, a chart's type (read back from
+the option JSON the chart frame's page sits beside, which the chart page must inline), and a new
+element's presence, visibility and place in the page order; the others go to the judge when a
+model is configured, else they stay unchecked (``passed`` None).
 
 All boxes are page px; colours are RGB 0–255; tolerances are below.
 """
@@ -10,13 +12,19 @@ All boxes are page px; colours are RGB 0–255; tolerances are below.
 from __future__ import annotations
 
 import colorsys
+import json
 import logging
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from mmstudio.pipeline.chart_types import option_kind
+from mmstudio.pipeline.charts import chart_kind, script_json
+from mmstudio.refine import html_edit
 from mmstudio.render.model import Box, Render
 
+from .assets import inserted_id
 from .elements import PageElement, by_id, page_elements
 from .ledger import Verdict
 from .operations import note_id
@@ -31,19 +39,34 @@ SAT_SHIFT = 0.03  # calmer / bolder: mean saturation change (0–1)
 
 #: ``await judge(requirements, render) -> verdicts`` for requirements measurement cannot decide
 Judge = Callable[[list[Requirement], Render], Awaitable[list[Verdict]]]
+#: ``read(site-relative path) -> bytes | None``: the rendered site's files
+SiteReader = Callable[[str], bytes | None]
 
 
 @dataclass
 class Measured:
-    """One render with its elements and (lazily) its full-page screenshot."""
+    """One render with its elements, (lazily) its full-page screenshot and a reader of the
+    rendered site's files (default: the render's own site folder)."""
 
     render: Render
     elements: list[PageElement] = field(default_factory=list)
+    read: SiteReader | None = None
     _image: object = None
 
     @classmethod
-    def of(cls, render: Render) -> Measured:
-        return cls(render, page_elements(render))
+    def of(cls, render: Render, read: SiteReader | None = None) -> Measured:
+        return cls(render, page_elements(render), read)
+
+    def text(self, path: str) -> str | None:
+        """A site file as text (None when it cannot be read)."""
+        if self.read is not None:
+            data = self.read(path)
+        else:
+            try:
+                data = (Path(self.render.site_dir) / path).read_bytes()
+            except OSError:
+                data = None
+        return data.decode("utf-8", "replace") if data is not None else None
 
     def image(self):
         if self._image is None and self.render.screenshot:
@@ -223,6 +246,46 @@ def _check_tone(req, m):
     return delta >= TONE_SHIFT[word], f"{word} by {delta:.1f} (0–255)"
 
 
+def _check_chart_type(req, m):
+    if not _visible(m.find(req)):
+        return False, "the chart is not visible"
+    page = m.text(m.render.page or "index.html") or ""
+    node = html_edit.element_node(page, req.target or "")
+    src = html_edit.norm_path(node.attrs.get("src", "")) if node is not None else ""
+    if not src.endswith(".html"):
+        return False, "the chart frame names no chart page"
+    option_path = src[: -len(".html")] + ".json"
+    raw = m.text(option_path)
+    if raw is None:
+        return False, f"no option JSON at {option_path}"
+    option = json.loads(raw)
+    got, want = option_kind(option), chart_kind(req.value)
+    inline = script_json(option) in (m.text(src) or "")
+    detail = f"{option_path} draws a {got} chart" + ("" if inline else " (the page differs)")
+    return got == want and inline, detail
+
+
+def _check_insert(req, m):
+    new_id = inserted_id(req)
+    element = m.find(req, new_id)
+    if not _visible(element):
+        return False, f"{new_id} is not visible on the page"
+    media = next((x for x in getattr(m.render.probe, "media", []) if x.id == new_id), None)
+    if media is not None and media.tag == "img" and media.natural_w == 0:
+        return False, f"{new_id} did not load"
+    if req.value == "text" and not _check_text(req.model_copy(update={"value": req.content}),
+                                               m, new_id)[0]:  # fmt: skip
+        return False, f"{new_id} reads “{element.text[:60]}”"
+    how, _, ref = req.place.partition(":")
+    other = m.find(req, ref) if ref else None
+    if _visible(other):
+        ok = element.box.y <= other.box.y if how == "before" else element.box.y >= other.box.y
+        if not ok:
+            return False, f"{new_id} is not {'above' if how == 'before' else 'below'} {ref}"
+    box = element.box
+    return True, f"{new_id} shown at ({box.x:.0f}, {box.y:.0f}), {box.w:.0f}×{box.h:.0f} px"
+
+
 def _check_free(req, m):
     return None, "needs the judge (no model configured)"
 
@@ -236,6 +299,8 @@ _CHECKS = {
     "resize": _check_resize,
     "move": _check_move,
     "tone": _check_tone,
+    "chart_type": _check_chart_type,
+    "insert": _check_insert,
     "free": _check_free,
 }
 

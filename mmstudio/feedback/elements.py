@@ -1,5 +1,6 @@
 """The page's markable elements, read from one render: sections, media and text blocks with
-their boxes in page px (see :mod:`mmstudio.render.model`).
+their boxes in page px (see :mod:`mmstudio.render.model`). A hidden medium is listed with an
+empty box (w = h = 0): it can be named, not marked, and it counts as not visible.
 
 Ids: a section is its ``data-mm-section``, a medium its ``data-mm-id`` (or the renderer's id for
 a discovered one), a text block its HTML ``id`` when it has one, else ``<section>-<tag>-<n>``
@@ -54,10 +55,9 @@ def page_elements(render: Render) -> list[PageElement]:
         for s in probe.sections
     ]
     for m in probe.media:
-        if m.id and m.hidden is None:
-            found.append(
-                PageElement(m.id, MEDIA_KINDS.get(m.tag, "image"), m.rect, m.section, m.tag)
-            )
+        if m.id:  # a hidden medium stays nameable ("show the chart"), with an empty box
+            box = m.rect if m.hidden is None else Box(x=m.rect.x, y=m.rect.y)
+            found.append(PageElement(m.id, MEDIA_KINDS.get(m.tag, "image"), box, m.section, m.tag))
     counts: dict[str, int] = {}
     for t in probe.texts:
         if t.owner:  # text inside a medium (a caption of an iframe…) belongs to the medium

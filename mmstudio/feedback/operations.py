@@ -5,8 +5,12 @@ Each turn's CSS goes into its own labelled block ``<style data-mm-patch="fb-t<tu
 turns come later in ``<head>``, so they win ties — which is exactly how a later turn can undo an
 earlier one). The repair pass writes the rules of failed requirements into ``fb-repair``, moved
 to the end of ``<head>``, with selectors boosted by ``:root:root`` so they outrank any turn's
-rule. Every edit leaves bytes outside its span unchanged (see :mod:`mmstudio.refine.html_edit`)
-and the result passes the refine guardrails before it is written.
+rule. Patches are idempotent: a rule replaces every earlier feedback rule (plain or boosted, in
+any ``fb-*`` block) for the same selector and property, so retrying or repairing an operation on
+an element leaves one rule per property, not a growing pile. Every edit leaves bytes outside its
+span unchanged (see :mod:`mmstudio.refine.html_edit`) and the result passes the refine
+guardrails before it is written. Operations that change assets or the plan (chart type, insert
+from a sketch) are in :mod:`mmstudio.feedback.assets`.
 """
 
 from __future__ import annotations
@@ -217,18 +221,61 @@ def move_block_last(page: str, key: str) -> str:
     return html_edit.set_patch_block(pattern.sub("", page, count=1), key, css)
 
 
-def _drop_rule(page: str, rule: str) -> str:
-    """``page`` without ``rule`` (plain or boosted) in any feedback patch block."""
+_RULE = re.compile(r"^(?P<sel>[^{}]+)\{(?P<body>[^{}]*)\}$")
+_BOOST = ":root:root "
+
+
+def _rule(line: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """(selector without the repair boost, [(property, declaration)]) of one rule line."""
+    match = _RULE.match(line.strip())
+    if match is None:
+        return None
+    decls = [d.strip() for d in match.group("body").split(";") if d.strip()]
+    return match.group("sel").strip().removeprefix(_BOOST), [
+        (d.split(":", 1)[0].strip().lower(), d) for d in decls
+    ]
+
+
+def _rewrite_blocks(page: str, edit) -> str:
+    """``page`` with every line of every feedback patch block passed through ``edit(line)``
+    (None drops the line)."""
     for key in re.findall(r'<style data-mm-patch="(fb-[^"]+)">', page):
-        css = html_edit.patch_css(page, key)
-        kept = [line for line in css.splitlines() if line.removeprefix(":root:root ") != rule]
-        if len(kept) != len(css.splitlines()):
+        lines = html_edit.patch_css(page, key).splitlines()
+        kept = [new for line in lines if (new := edit(line)) is not None]
+        if kept != lines:
             pattern = re.compile(
                 rf'(<style data-mm-patch="{re.escape(key)}">\n?)(.*?)(</style>)', re.S
             )
             body = "\n".join(kept) + "\n"
             page = pattern.sub(lambda m, body=body: m.group(1) + body + m.group(3), page)
     return page
+
+
+def _drop_rule(page: str, rule: str) -> str:
+    """``page`` without ``rule`` (plain or boosted) in any feedback patch block."""
+    return _rewrite_blocks(page, lambda line: None if line.removeprefix(_BOOST) == rule else line)
+
+
+def replace_rules(page: str, css: str) -> str:
+    """``page`` without the declarations of earlier feedback rules that ``css`` sets again (same
+    selector, same property; plain or boosted); a rule left empty is dropped."""
+    wanted: dict[str, set[str]] = {}
+    for line in css.splitlines():
+        parsed = _rule(line)
+        if parsed:
+            wanted.setdefault(parsed[0], set()).update(p for p, _ in parsed[1])
+
+    def edit(line: str) -> str | None:
+        parsed = _rule(line)
+        if parsed is None or parsed[0] not in wanted:
+            return line
+        kept = [d for p, d in parsed[1] if p not in wanted[parsed[0]]]
+        if len(kept) == len(parsed[1]):
+            return line
+        head = line.strip().split("{", 1)[0]
+        return f"{head}{{{';'.join(kept)}}}" if kept else None
+
+    return _rewrite_blocks(page, edit)
 
 
 def note_id(req: Requirement) -> str:
@@ -251,4 +298,5 @@ def apply(page: str, req: Requirement, key: str, font_px: float = 16.0, repair=F
     css = css_for(req, font_px)
     if not css:
         raise OperationError(f"no offline operation for: {req.text}")
+    page = replace_rules(page, css)
     return html_edit.set_patch_block(page, key, boosted(css) if repair else css)

@@ -1,11 +1,13 @@
 """Atomic, checkable requirements split from a turn's words and marks.
 
 Offline (no model) the split is rule-based: one requirement per operation a clause names (text
-change, colour, hide/show, move up/down, bigger/smaller, add a note, a style word), its target
-taken from the clause's words (an element id, a section name, "the video", "the headline") or
-from the marks the clause belongs to. A clause no rule understands becomes a free requirement
-(``op`` "free") that only the judge can check. With a provider the split is a structured output
-(:mod:`mmstudio.feedback.provider`).
+change, colour, hide/show, move up/down, bigger/smaller, add a note, a style word, a chart type,
+a new image / chart / video / text block from a labelled sketch box), its target taken from the
+clause's words (an element id, a section name, "the video", "the headline") or from the marks the
+clause belongs to. Compound clauses are cut at "and" before a new command ("make the title red and
+hide the video"). A clause no rule understands is never dropped: it becomes a free requirement
+(``op`` "free") that only the judge can check, and a turn without a judge lists it as not
+understood. With a provider the split is a structured output (:mod:`mmstudio.feedback.provider`).
 """
 
 from __future__ import annotations
@@ -15,14 +17,41 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from mmstudio.pipeline.charts import chart_kind
 from mmstudio.render.model import Box
 
 from .elements import PageElement, by_id
+from .placement import locate
 from .resolve import Mark
 
-Op = Literal["text", "colour", "hide", "show", "move", "resize", "add_text", "tone", "free"]
-FAMILY = {"hide": "visibility", "show": "visibility", "add_text": "add", "free": "free"}
-NEEDS_TARGET = ("text", "hide", "show", "move", "resize", "add_text")
+Op = Literal[
+    "text", "colour", "hide", "show", "move", "resize", "add_text", "tone", "chart_type",
+    "insert", "free",
+]  # fmt: skip
+FAMILY = {
+    "hide": "visibility", "show": "visibility", "add_text": "add", "insert": "add", "free": "free",
+}  # fmt: skip
+NEEDS_TARGET = ("text", "hide", "show", "move", "resize", "add_text", "chart_type")
+INSERT_KINDS = {
+    "image": "image", "photo": "image", "picture": "image", "illustration": "image",
+    "chart": "chart", "graph": "chart", "video": "video", "clip": "video", "film": "video",
+    "text": "text", "note": "text", "label": "text", "caption": "text", "paragraph": "text",
+}  # fmt: skip
+_CHART_WORD = (
+    r"(horizontal[ -]bar|stacked[ -](?:bar|column|area)|grouped[ -]bar|bar|column|line|area|pie"
+    r"|donut|doughnut|scatter|bubble|radar|spider|gauge|funnel)s?"
+)
+_CHART_TYPE = re.compile(
+    rf"\b(?:to|into|as|an?|instead of)\s+(?:an?\s+)?{_CHART_WORD}\b"
+    rf"|\b{_CHART_WORD}\s+(?:chart|graph|plot)s?\s+instead\b|^\s*{_CHART_WORD}"
+    r"(?:\s+(?:chart|graph|plot))?\s*$"
+)
+_COMMAND = re.compile(
+    r"^(?:please\s+)?(?:make|hide|show|unhide|move|change|replace|rename|add|insert|remove|delete"
+    r"|drop|colou?r|recolou?r|paint|turn|set|use|put|swap|enlarge|shrink|restore|bring|give"
+    r"|switch|convert)\b"
+    r"|^(?:please\s+)?[a-z]+\s+(?:the|a|an|this|that|these|those|it|its|all|every|our|my)\b"
+)
 TONES = ("warmer", "cooler", "darker", "brighter", "calmer", "bolder")
 COLOURS = {
     "red": "#c0392b", "navy": "#1e3a5f", "blue": "#2563eb", "green": "#2f855a",
@@ -31,9 +60,10 @@ COLOURS = {
     "brown": "#7b4a2d", "teal": "#2c7a7b", "gold": "#b7892b", "cream": "#f6efe0",
 }  # fmt: skip
 _QUOTED = re.compile(r"[\"“'‘]([^\"”'’]{1,300})[\"”'’]")
-_LABEL = re.compile(r"^\s*(?:text|note|label|caption)\s*:\s*(.+)$", re.I | re.S)
+_LABEL = re.compile(rf"^\s*({'|'.join(INSERT_KINDS)})\s*:\s*(.+)$", re.I | re.S)
 _HEX = re.compile(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b")
 _CLAUSES = re.compile(r"(?:;|\n|\.\s+|,?\s+and then\s+|,?\s+then\s+|,\s+and\s+(?=[a-z]+\s))")
+_AND = re.compile(r",?\s+and\s+(?!then\b)")
 _NONE = PageElement("", "", Box())
 _KIND_WORDS = {
     "video": "video", "chart": "chart", "graph": "chart", "image": "image", "photo": "image",
@@ -47,7 +77,9 @@ class Requirement(BaseModel):
     (#rrggbb), direction (up | down), size (bigger | smaller) or style word; ``anchor`` the
     target's text when it was split (finds a text block that has no id yet); ``baseline``
     measurements before the turn (size px, mean colour 0–255); ``superseded_by`` a later
-    requirement on the same target and property, which retires this one."""
+    requirement on the same target and property, which retires this one. ``insert`` adds a new
+    element (``value`` image | chart | video | text) to section ``target`` at ``place``;
+    ``chart_type`` redraws chart ``target`` as ``value`` (a chart type word)."""
 
     id: str = ""
     turn: int = 0
@@ -60,6 +92,9 @@ class Requirement(BaseModel):
     section: str | None = None
     baseline: list[float] = Field(default_factory=list)
     other: str | None = None  # move: the sibling section it must end up above / below
+    content: str = ""  # insert: the label text (the new asset's prompt, or the block's text)
+    box: list[float] = Field(default_factory=list)  # insert: the sketch box x, y, w, h (page px)
+    place: str = ""  # insert: "before:<id>" | "after:<id>" | "start" | "end" in its section
     superseded_by: str | None = None
 
     @property
@@ -72,9 +107,54 @@ class Requirement(BaseModel):
         return self.op != "free"
 
 
+def _mask(text: str) -> tuple[str, list[str]]:
+    """``text`` with each quoted span replaced by a placeholder (quotes are content: never cut)."""
+    quotes: list[str] = []
+
+    def keep(match: re.Match) -> str:
+        quotes.append(match.group(0))
+        return f"\x00{len(quotes) - 1}\x00"
+
+    return _QUOTED.sub(keep, text), quotes
+
+
+def _unmask(text: str, quotes: list[str]) -> str:
+    return re.sub("\x00(\\d+)\x00", lambda m: quotes[int(m.group(1))], text)
+
+
+def clause_parts(text: str) -> list[tuple[str, bool]]:
+    """``text`` cut into clauses at ';', newlines, sentence ends, "and then", and at "and" before
+    a new command ("… and hide the video"); each with a flag that is True for a bare continuation
+    ("make the title red and bigger" → "bigger", which takes the previous clause's target).
+    An "and" before anything else stays inside its clause ("red and white")."""
+    masked, quotes = _mask(text or "")
+    parts: list[tuple[str, bool]] = []
+    for clause in _CLAUSES.split(masked):
+        pieces = [p.strip(" .,") for p in _AND.split(clause or "")]
+        current, continues = pieces[0], False
+        for piece in pieces[1:]:
+            if _COMMAND.match(piece.lower()) or _another_op(current, piece, quotes):
+                parts.append((current, continues))
+                current, continues = piece, not _COMMAND.match(piece.lower())
+            else:
+                current = f"{current} and {piece}"
+        parts.append((current, continues))
+    return [(_unmask(c, quotes), k) for c, k in parts if c.strip(" .,")]
+
+
+def _another_op(clause: str, piece: str, quotes: list[str]) -> bool:
+    """A short bare piece that asks for a different operation than its clause ("red and
+    bigger": yes; "red and white": no, one colour)."""
+    if len(piece.split()) > 3:
+        return False
+    op = parse_op(f"make it {_unmask(piece, quotes)}")
+    before = parse_op(_unmask(clause, quotes))
+    return op is not None and (before is None or before[0] != op[0])
+
+
 def split_clauses(text: str) -> list[str]:
-    """``text`` cut into clauses at ';', newlines, sentence ends and "and then"."""
-    return [c.strip(" .,") for c in _CLAUSES.split(text or "") if c and c.strip(" .,")]
+    """``text`` cut into clauses (see :func:`clause_parts`)."""
+    return [clause for clause, _ in clause_parts(text)]
 
 
 def _colour(clause: str) -> str | None:
@@ -88,14 +168,19 @@ def _colour(clause: str) -> str | None:
 def parse_op(clause: str) -> tuple[Op, str] | None:
     """(op, value) a clause asks for, or None when no offline rule understands it."""
     label = _LABEL.match(clause)
-    if label:  # a sketched box labelled "text: …" asks for a new text block there
-        return "add_text", label.group(1).strip(" '\"“”")
+    if label:  # "image: a lighthouse at dusk" asks for a new element (text: a note block)
+        kind = INSERT_KINDS[label.group(1).lower()]
+        content = label.group(2).strip(" '\"“”")
+        return ("add_text", content) if kind == "text" else ("insert", kind)
     low = _QUOTED.sub('""', clause.lower())  # words inside quotes are content, not commands
     quoted = _QUOTED.search(clause)
     if re.search(r"\b(add|insert)\b", low) and quoted:
         return "add_text", quoted.group(1).strip()
     if quoted and re.search(r"\b(change|replace|rename|say|says|read|reads|text|wording)\b", low):
         return "text", quoted.group(1).strip()
+    chart = _CHART_TYPE.search(low)
+    if chart and not re.search(r"\b(hide|remove|delete|drop|move)\b", low):
+        return "chart_type", chart_kind(next(g for g in chart.groups() if g))
     if re.search(r"\b(hide|remove|delete|drop)\b", low):
         return "hide", ""
     if re.search(r"\b(show|unhide|bring back|restore)\b", low):
@@ -154,21 +239,47 @@ def _requirement(op: Op, value: str, clause: str, target: str | None, elements) 
 
 
 def split_offline(text: str, marks: list[Mark], elements: list[PageElement]) -> list[Requirement]:
-    """One requirement per operation in ``text`` and in each mark's notes (see module doc)."""
+    """One requirement per operation in ``text`` and in each mark's notes (see module doc). A
+    note on a box in free space that is a label ("chart: sales by month") or that no rule
+    understands is kept whole: it asks for a new element there."""
     marked = [t for m in marks for t in m.targets]
-    jobs = [(c, None) for c in split_clauses(text)]
+    jobs = [(c, None, k) for c, k in clause_parts(text)]
     for mark in marks:
-        jobs += [(c, mark) for note in mark.notes for c in split_clauses(note) or [note]]
+        for note in mark.notes:
+            if _LABEL.match(note) or (_sketch_box(mark) and not _understood(note)):
+                jobs.append((note.strip(), mark, False))
+            else:
+                jobs += [(c, mark, k) for c, k in clause_parts(note) or [(note, False)]]
     found: list[Requirement] = []
-    for clause, mark in jobs:
-        found += _clause_requirements(clause, mark, marked, elements)
+    previous: list[str] = []
+    for clause, mark, continues in jobs:
+        reqs = _clause_requirements(clause, mark, marked, elements, previous if continues else [])
+        previous = [r.target for r in reqs if r.target] or previous
+        found += reqs
     return found
 
 
-def _clause_requirements(clause, mark, marked, elements) -> list[Requirement]:
-    parsed = parse_op(clause)
+def _sketch_box(mark: Mark | None) -> bool:
+    """A rectangle drawn in free space (it marks no element): a place for a new element."""
+    return bool(mark and mark.free and mark.shape.kind == "rect")
+
+
+def _understood(note: str) -> bool:
+    return any(parse_op(c) for c in split_clauses(note))
+
+
+def _clause_requirements(clause, mark, marked, elements, inherited=()) -> list[Requirement]:
+    parsed = parse_op(clause) or (parse_op(f"make it {clause}") if inherited else None)
     targets = list(mark.targets) if mark else []
-    targets = targets or _named_targets(clause, elements) or marked
+    targets = targets or _named_targets(clause, elements) or list(inherited) or marked
+    label = _LABEL.match(clause)
+    if _sketch_box(mark) and (label or parsed is None):
+        kind = INSERT_KINDS[label.group(1).lower()] if label else "text"
+        content = (label.group(2) if label else clause).strip(" '\"“”")
+        return [insert_requirement(kind, content, clause, mark.shape.bounds(), elements)]
+    if label and parsed and parsed[0] == "insert":  # a label with no box: at the section's end
+        return [insert_requirement(parsed[1], label.group(2).strip(" '\"“”"), clause, None,
+                                   elements, targets)]  # fmt: skip
     if (
         parsed is None
         and mark is not None
@@ -181,9 +292,41 @@ def _clause_requirements(clause, mark, marked, elements) -> list[Requirement]:
     op, value = parsed
     if op == "text":
         value, targets = _text_target(clause, value, targets, elements)
+    if op == "chart_type":
+        targets = _chart_targets(clause, targets, elements)
     if op in NEEDS_TARGET and not targets:  # never hide / move / rewrite the whole page
         return [_requirement("free", "", clause, None, elements)]
     return [_requirement(op, value, clause, t, elements) for t in (targets or [None])]
+
+
+def _chart_targets(clause: str, targets: list[str], elements: list[PageElement]) -> list[str]:
+    """The charts a chart-type clause is about: marked or named charts, else the charts of the
+    marked section, else the page's only chart."""
+    charts = [e for e in elements if e.kind == "chart"]
+    chosen = [t for t in targets if (by_id(elements, t) or _NONE).kind == "chart"]
+    sections = {t for t in targets if (by_id(elements, t) or _NONE).kind == "section"}
+    chosen = chosen or [e.id for e in charts if e.section in sections]
+    chosen = chosen or [t for t in _named_targets(clause, elements) if t in {e.id for e in charts}]
+    return chosen or ([charts[0].id] if len(charts) == 1 else [])
+
+
+def insert_requirement(
+    kind: str,
+    content: str,
+    clause: str,
+    box: tuple[float, float, float, float] | None,
+    elements: list[PageElement],
+    targets: list[str] = (),
+) -> Requirement:
+    """A new ``kind`` element (image | chart | video | text) with ``content``, placed where the
+    sketch ``box`` (x, y, w, h page px) is (see :func:`mmstudio.feedback.placement.locate`);
+    without a box at the end of the named section (or of the last section)."""
+    section, place, anchor = locate(box, elements, targets)
+    return Requirement(
+        text=clause, op="insert", value=kind, content=content, target=section,
+        target_kind="section" if section else "page", section=section,
+        box=list(box or ()), place=place, anchor=anchor,
+    )  # fmt: skip
 
 
 def _text_target(clause, value, targets, elements) -> tuple[str, list[str]]:
@@ -221,7 +364,7 @@ def supersede(earlier: list[Requirement], new: list[Requirement]) -> list[Requir
     ``superseded_by`` is set. A later turn that explicitly changes a property is not forgetting."""
     retired = []
     for old in earlier:
-        if old.superseded_by or not old.structural or old.op == "add_text":
+        if old.superseded_by or not old.structural or old.family == "add":
             continue
         later = next((n for n in new if n.target == old.target and n.family == old.family), None)
         if later is not None:

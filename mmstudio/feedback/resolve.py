@@ -8,6 +8,9 @@ Rules, on the renderer's element boxes (page px):
 - arrow: the smallest element under its tip (else the section under it);
 - text note: the shape it is ``attached_to``, else the nearest other shape (distance to its box);
   a note with no shape to attach to is a mark of its own, on the element under it.
+
+An area mark that encloses no element and covers none by more than ``FREE_OVERLAP`` of its own
+area is drawn in FREE space (``Mark.free``): a sketched box there asks for a new element.
 """
 
 from __future__ import annotations
@@ -23,17 +26,19 @@ from .elements import PageElement, contains, overlap
 ENCLOSED = 0.6  # share of an element's sample points inside the shape
 MOSTLY = 0.6  # share of the shape's area covered by one element
 _GRID = 6  # sample points per side of an element's box
+FREE_OVERLAP = 0.2  # an area mark over free space covers no element by more than this share
 
 
 @dataclass
 class Mark:
     """One numbered mark (1-based ``number``): its shape, resolved element ids (most specific
-    first) and the notes attached to it."""
+    first), the notes attached to it and whether it lies in free space (see the module doc)."""
 
     number: int
     shape: Shape
     targets: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    free: bool = False
 
 
 def _inside(shape: Shape, x: float, y: float) -> bool:
@@ -75,6 +80,23 @@ def resolve_area(shape: Shape, elements: list[PageElement]) -> list[str]:
     return [max(sections_hit, key=lambda e: overlap(e.box, box)).id] if sections_hit else []
 
 
+def in_free_space(shape: Shape, elements: list[PageElement]) -> bool:
+    """An area shape that encloses no element and covers each by at most ``FREE_OVERLAP``."""
+    if shape.kind not in ("rect", "ellipse", "pen"):
+        return False
+    box = _shape_box(shape)
+    for element in elements:
+        if element.kind == "section":
+            continue
+        if enclosed_share(shape, element.box) >= ENCLOSED:
+            return False
+        if overlap(element.box, box) > FREE_OVERLAP * box.area:
+            return False
+    return not any(
+        e.kind == "section" and enclosed_share(shape, e.box) >= ENCLOSED for e in elements
+    )
+
+
 def resolve_point(x: float, y: float, elements: list[PageElement]) -> list[str]:
     """The smallest element whose box holds the point (x, y px); [] when none does."""
     under = [e for e in elements if contains(e.box, x, y)]
@@ -107,7 +129,10 @@ def resolve(annotation: Annotation, elements: list[PageElement]) -> list[Mark]:
     """Numbered marks of ``annotation`` with their targets and attached notes (in drawing
     order; a note is folded into the mark it belongs to)."""
     drawn = [s for s in annotation.shapes if s.kind != "text"]
-    marks = [Mark(n, s, resolve_shape(s, elements)) for n, s in enumerate(drawn, start=1)]
+    marks = [
+        Mark(n, s, resolve_shape(s, elements), free=in_free_space(s, elements))
+        for n, s in enumerate(drawn, start=1)
+    ]
     by_shape = {m.shape.id: m for m in marks}
     for note in (s for s in annotation.shapes if s.kind == "text"):
         owner = by_shape.get(note.attached_to or "") or by_shape.get(

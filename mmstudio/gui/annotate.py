@@ -42,6 +42,8 @@ OPERATIONS = (
     *TONES, "recolour", "bigger", "smaller", "hide", "move up", "move down",
     "replace text with the note",
 )  # fmt: skip
+CHART_TYPES = ("bar", "line", "area", "pie", "donut", "scatter")  # "change chart type" menu
+INSERT_KINDS = ("image", "chart", "video", "text")  # "insert here" menu (a box in free space)
 __all__ = ["AnnotateDialog", "Canvas", "open_annotator", "wireframe"]
 
 
@@ -127,12 +129,19 @@ class AnnotateDialog(QDialog):
         menu = QMenu(self)
         for label in OPERATIONS:
             menu.addAction(label, lambda w=label: self.choose_operation(shape_id, w))
+        charts = menu.addMenu("Change chart type")
+        for kind in CHART_TYPES:
+            charts.addAction(kind, lambda k=kind: self.choose_operation(shape_id, f"{k} chart"))
+        inserts = menu.addMenu("Insert here (box in free space)")
+        for kind in INSERT_KINDS:
+            inserts.addAction(kind, lambda k=kind: self.choose_operation(shape_id, f"insert {k}"))
         menu.popup(where)
 
     def choose_operation(self, shape_id: str, word: str) -> None:
         """The offline menu (no model needed): attach the operation as a note to the mark, so it
         travels through the same turn, ledger and critic. "replace text with the note" uses the
-        note field; "recolour" the current mark colour."""
+        note field; "recolour" the current mark colour; "<type> chart" redraws a marked chart;
+        "insert <kind>" labels a box in free space with the note field ("image: …")."""
         shape = self.canvas.annotation.shape(shape_id)
         if shape is None:
             return
@@ -140,6 +149,8 @@ class AnnotateDialog(QDialog):
             word = f"'{self.note.text()}'"
         elif word == "recolour":
             word = f"colour {self.canvas.colour}"
+        elif word.startswith("insert "):
+            word = f"{word.removeprefix('insert ')}: {self.note.text()}"
         self.canvas.selected = shape_id
         x, y, w, _ = shape.bounds()
         self.canvas.add_note(x + w + 8, y, word)
@@ -179,17 +190,33 @@ class AnnotateDialog(QDialog):
         """Progress of the turn's job; when done, its requirements with their verdicts."""
         self.state.setText(f"{job.state}: {job.message or job.error or ''}")
         if job.state == "done" and job.result is not None:
-            verdicts = {v.requirement: v for v in job.result.verdicts}
-            self.requirements.clear()
-            for req in job.result.requirements:
-                verdict = verdicts.get(req.id)
-                status = {True: "pass", False: "FAIL", None: "—"}[getattr(verdict, "passed", None)]
-                self.requirements.addItem(f"{status}  {req.id}: {req.text}")
-            for event in job.result.forgetting:
-                self.requirements.addItem(f"forgot {event['requirement']} — repaired: "
-                                          f"{event['repaired']}")  # fmt: skip
+            self._show_result(job.result)
         if job.state in ("done", "failed", "cancelled"):
             self.send_button.setEnabled(True)
+
+    def _show_result(self, result) -> None:
+        """The turn's requirements with their verdicts, then what still fails, what was not
+        understood and the forgetting events; the state line says whether all passed."""
+        verdicts = {v.requirement: v for v in result.verdicts}
+        self.requirements.clear()
+        for req in result.requirements:
+            verdict = verdicts.get(req.id)
+            status = {True: "pass", False: "FAIL", None: "—"}[getattr(verdict, "passed", None)]
+            self.requirements.addItem(f"{status}  {req.id}: {req.text}")
+        for verdict in result.failing:
+            if verdict.requirement not in {r.id for r in result.requirements}:
+                self.requirements.addItem(f"FAIL  {verdict.requirement}: {verdict.detail}")
+        for line in result.not_understood:
+            self.requirements.addItem(f"not understood (unchecked)  {line}")
+        for event in result.forgetting:
+            self.requirements.addItem(f"forgot {event['requirement']} — repaired: "
+                                      f"{event['repaired']}")  # fmt: skip
+        if result.failing:
+            ids = ", ".join(v.requirement for v in result.failing)
+            self.state.setText(f"Committed version {result.version}; still failing: {ids}")
+        else:
+            self.state.setText(f"Committed version {result.version}; every checked requirement "
+                               "passes")  # fmt: skip
 
 
 def open_annotator(window, sketch: bool = False):
@@ -250,6 +277,9 @@ def _send(window, text: str, annotation: Annotation, png: Path):
         if update.state == "done":
             window.refresh()
             window.preview.reload()
+            panel = getattr(window, "turns_panel", None)
+            if panel is not None:
+                panel.refresh()
 
     def progress(update) -> None:
         if update.id == job.id and update.state == "running":

@@ -1,6 +1,7 @@
 """The annotation canvas: a full-page screenshot (or a sketch canvas) with vector shapes drawn in
 PAGE px and scaled by the zoom; tools pen, rectangle, ellipse, arrow, text note and select
-(move, delete), undo / redo, and the live outline + id of each mark's resolved target."""
+(move, delete), undo / redo, and the live outline + id of each mark's resolved target (a box in
+free space shows where a new element would go instead)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from mmstudio.feedback.elements import by_id
 
 TOOLS = ("select", "pen", "rect", "ellipse", "arrow", "text")
 TARGET_COLOUR = QColor("#2563eb")
+PLACE_COLOUR = QColor("#2f855a")  # a box in free space: where a new element goes
 MIN_DRAG_PX = 4  # a drag shorter than this (page px) draws nothing
 
 
@@ -188,6 +190,9 @@ class Canvas(QWidget):
     def _paint_targets(self, painter: QPainter) -> None:
         pen = QPen(TARGET_COLOUR, 2, Qt.PenStyle.DashLine)
         for mark in self.marks:
+            if mark.free:  # a place, not a target: say where a new element would go
+                self._paint_place(painter, mark)
+                continue
             for target in mark.targets:
                 element = by_id(self.elements, target)
                 if element is None:
@@ -200,6 +205,13 @@ class Canvas(QWidget):
                                  TARGET_COLOUR)  # fmt: skip
                 painter.setPen(QColor("white"))
                 painter.drawText(QPointF(box.x() + 4, box.y() - 5), f"{mark.number} {target}")
+
+    def _paint_place(self, painter: QPainter, mark) -> None:
+        x, y, _, _ = mark.shape.bounds()
+        label = f"{mark.number} free space" + (f" → {mark.targets[0]}" if mark.targets else "")
+        painter.fillRect(QRectF(x, y - 18, 10 + 7 * len(label), 18), PLACE_COLOUR)
+        painter.setPen(QColor("white"))
+        painter.drawText(QPointF(x + 4, y - 5), label)
 
     def flatten(self) -> QImage:
         """The screenshot with the shapes drawn on it, at page px (no target outlines)."""

@@ -222,3 +222,21 @@ def type_option(kind: str, categories: list[str], series: list[Series], ink: Ink
     if kind == "gauge":
         return _gauge(categories, series, ink)
     return _cartesian(kind, categories, series, ink)
+
+
+def option_kind(option: dict) -> str:
+    """The chart type an ECharts option draws, read back from its series (one of the types of
+    :func:`type_option`; "grouped-bar" reads as "bar"); "none" for an option without series."""
+    series = option.get("series") or []
+    first = series[0] if series and isinstance(series[0], dict) else {}
+    kind = first.get("type", "none")
+    if kind == "bar":
+        y_axis = option.get("yAxis") or {}
+        if isinstance(y_axis, dict) and y_axis.get("type") == "category":
+            return "horizontal-bar"
+        return "stacked-bar" if any(s.get("stack") for s in series) else "bar"
+    if kind == "line":
+        return "area" if first.get("areaStyle") else "line"
+    if kind == "pie":
+        return "donut" if isinstance(first.get("radius"), list) else "pie"
+    return kind

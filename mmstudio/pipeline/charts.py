@@ -282,3 +282,13 @@ def write_chart(element: ChartPlan, plan: DesignPlan, site_dir: Path) -> list[Pa
     atomic.write_text(page, chart_page(option, element))
     log.debug("chart %s: %s", element.id, chart_kind(element.attributes.chart_type))
     return [page, option_file]
+
+
+def chart_files(element: ChartPlan, plan: DesignPlan) -> dict[str, str]:
+    """The chart page and its option JSON as text by site-relative path (page first), without
+    writing them (a caller that stages files before it commits them writes them itself)."""
+    option = build_option(element, plan)
+    return {
+        element.save_path: chart_page(option, element),
+        element.option_path: json.dumps(option, ensure_ascii=False, indent=1) + "\n",
+    }

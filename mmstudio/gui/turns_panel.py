@@ -1,0 +1,114 @@
+"""The "Turns" panel: every feedback turn of the open project with its requirements and their
+latest verdicts (pass / FAIL / unchecked / superseded), the forgetting events and FronTalk's pass
+and forgetting rates — the ledger as the critic left it.
+
+The panel never reads files itself: it is given a ``source()`` that returns the ledger view
+(:func:`mmstudio.studio.feedback.ledger_view` shape: ``{turns: [{turn, text, version, summary,
+requirements: [{id, text, op, target, status, detail}]}], forgetting: [...], pass_rate,
+forgetting_rate}``) and shows it on :meth:`refresh`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+STATUS_COLOURS = {
+    "pass": "#2f855a",
+    "fail": "#c53030",
+    "unchecked": "#8a8f98",
+    "superseded": "#8a8f98",
+}
+STATUS_WORDS = {"pass": "pass", "fail": "FAIL", "unchecked": "—", "superseded": "superseded"}
+
+
+class TurnsPanel(QWidget):
+    """A tree of turns → requirements (status, id, words) with a one-line rates summary."""
+
+    def __init__(self, source: Callable[[], dict], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("turns-panel")
+        self.source = source
+        self.tree = QTreeWidget(self)
+        self.tree.setHeaderLabels(["Turn / requirement", "Status"])
+        self.tree.setColumnWidth(0, 300)
+        self.summary = QLabel("No feedback turns yet.", self)
+        self.summary.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.tree)
+        layout.addWidget(self.summary)
+
+    def refresh(self) -> None:
+        """Show the ledger as ``source()`` returns it now (an empty view when it fails)."""
+        try:
+            view = self.source() or {}
+        except Exception as exc:  # a missing project or a locked database: say so, keep going
+            view = {"turns": [], "error": str(exc).splitlines()[0] if str(exc) else "error"}
+        self.show_view(view)
+
+    def show_view(self, view: dict) -> None:
+        """Rebuild the tree from a ledger view (see the module docstring)."""
+        self.tree.clear()
+        forgotten = {event["requirement"] for event in view.get("forgetting", [])}
+        for turn in view.get("turns", []):
+            head = QTreeWidgetItem(self.tree, [f"Turn {turn['turn']}: {turn['text'] or '(marks)'}",
+                                               turn.get("summary", "")])  # fmt: skip
+            head.setToolTip(0, f"version {turn.get('version')}")
+            for row in turn.get("requirements", []):
+                self._requirement(head, row, row["id"] in forgotten)
+        self.tree.expandAll()
+        self.summary.setText(_summary(view))
+
+    def _requirement(self, parent: QTreeWidgetItem, row: dict, forgotten: bool) -> None:
+        status = row.get("status", "unchecked")
+        label = f"{row['id']}: {row['text']}" + (" (forgotten once)" if forgotten else "")
+        item = QTreeWidgetItem(parent, [label, STATUS_WORDS.get(status, status)])
+        item.setToolTip(0, row.get("detail") or row.get("op", ""))
+        item.setForeground(1, QBrush(QColor(STATUS_COLOURS.get(status, "#333333"))))
+        item.setData(0, Qt.ItemDataRole.UserRole, row["id"])
+
+    def requirement_lines(self) -> list[str]:
+        """Every requirement row as "<status>  <id>: <text>" (for tests and copy)."""
+        lines = []
+        for i in range(self.tree.topLevelItemCount()):
+            head = self.tree.topLevelItem(i)
+            for j in range(head.childCount()):
+                child = head.child(j)
+                lines.append(f"{child.text(1)}  {child.text(0)}")
+        return lines
+
+
+def _summary(view: dict) -> str:
+    if view.get("error"):
+        return f"Cannot read the turns: {view['error']}"
+    if not view.get("turns"):
+        return "No feedback turns yet."
+    rate = view.get("pass_rate")
+    forget = view.get("forgetting_rate")
+    parts = [f"{len(view['turns'])} turn(s)"]
+    if rate is not None:
+        parts.append(f"pass rate {rate:.0%}")
+    if forget is not None:
+        parts.append(f"forgetting rate {forget:.0%}")
+    events = view.get("forgetting", [])
+    if events:
+        parts.append(f"{len(events)} forgetting event(s)")
+    return " · ".join(parts)
+
+
+def for_window(window) -> TurnsPanel:
+    """A panel fed by the window's open project (empty without one)."""
+
+    def source() -> dict:
+        project = window.session.project
+        if project is None:
+            return {"turns": []}
+        from mmstudio.studio.feedback import FeedbackService
+
+        return FeedbackService(project).turns()
+
+    return TurnsPanel(source, window)
