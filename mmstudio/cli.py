@@ -349,7 +349,11 @@ def cmd_feedback(args: argparse.Namespace) -> int:
     from mmstudio.studio.feedback import feedback_project
 
     annotations = Path(args.annotations) if args.annotations else None
-    result = _run(feedback_project(Path(args.project), args.text, annotations)).as_dict()
+    settings = settings_from_args(args) if args.provider == "openai" else None
+    turn = feedback_project(
+        Path(args.project), args.text, annotations, provider=args.provider, settings=settings
+    )
+    result = _run(turn).as_dict()
     lines = [f"turn {result['turn']} ({result['route']}) → version {result['version']}"]
     lines += [f"  {m}" for m in result["marks"]]
     for verdict in result["verdicts"]:
@@ -358,7 +362,9 @@ def cmd_feedback(args: argparse.Namespace) -> int:
     for event in result["forgetting"]:
         state = "repaired" if event["repaired"] else "NOT repaired"
         lines.append(f"  forgot {event['requirement']}: {event['detail']} ({state})")
+    lines += [f"  by the model: {line}" for line in result["by_model"]]
     lines += [f"  not applied: {line}" for line in result["not_applied"]]
+    lines += [f"  note: {line}" for line in result["notes"]]
     lines += [f"  not understood (unchecked): {line}" for line in result["not_understood"]]
     if result["failing"]:
         ids = ", ".join(v["requirement"] for v in result["failing"])
@@ -509,6 +515,14 @@ def _feedback_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("project", help="project folder")
     p.add_argument("--text", required=True, help="the instruction, in words")
     p.add_argument("--annotations", help="annotation JSON (vector shapes in page px)")
+    p.add_argument(
+        "--provider",
+        choices=PROVIDERS,
+        default="offline",
+        help="offline rules (default) or the model: it splits the turn, applies what no offline "
+        "operation can, and judges free requirements",
+    )
+    add_provider_arguments(p)
 
 
 def _no_args(p: argparse.ArgumentParser) -> None:

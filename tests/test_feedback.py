@@ -68,7 +68,6 @@ def test_rect_resolves_to_enclosed_or_mostly_overlapped_elements():
     inside_image = rect("s2", 800, 150, 100, 100)
     whole_hero = rect("s3", -5, -5, 1290, 610)
     marks = resolve(Annotation(shapes=[around_image, inside_image, whole_hero]), ELEMENTS)
-    assert marks[0].targets == ["hero_image"]
     assert marks[1].targets == ["hero_image"]  # the element that mostly covers the shape
     assert marks[2].targets == ["hero"]  # an enclosed section stands for its children
     two_texts = rect("s4", 90, 110, 520, 190)
@@ -380,3 +379,52 @@ def test_option_kind_reads_back_every_chart_type():
             update={"chart_type": kind})})  # fmt: skip
         expected = "bar" if kind == "grouped-bar" else kind
         assert option_kind(charts.build_option(element, plan)) == expected, kind
+
+
+def test_legacy_behaviour_rows_load_with_their_aspect(tmp_path):
+    import sqlite3
+
+    from mmstudio.feedback.functional import is_functional
+
+    ledger = Ledger(tmp_path / "history.sqlite")
+    old = '{"id": "t1.r1", "turn": 1, "text": "Menu", "op": "free", "target_kind": "function"}'
+    with sqlite3.connect(tmp_path / "history.sqlite") as db:  # a row written before ``aspect``
+        db.execute("INSERT INTO feedback_requirements VALUES ('t1.r1', 1, ?, NULL)", (old,))
+    (req,) = ledger.requirements()
+    assert (req.aspect, req.target_kind, req.check_only) == ("behaviour", "page", False)
+    assert is_functional(req)
+    assert not is_functional(Requirement(text="x", target_kind="page"))
+    again = Requirement.model_validate_json(req.model_dump_json())
+    assert again.aspect == "behaviour" and is_functional(again)
+
+
+def test_model_calls_take_the_narrowest_level_per_target():
+    from mmstudio.feedback.refiners import Scene, plan_calls
+    from mmstudio.report import Report
+
+    scene = Scene(ELEMENTS, Report(), {None: ["mark 1: …"], "hero_image": ["mark 1: …"]})
+    reqs = number([
+        Requirement(text="The photo has softer edges", target="hero_image", target_kind="image"),
+        Requirement(text="The photo shows a latte", target="hero_image", target_kind="image",
+                    aspect="asset"),
+        Requirement(text="The headline feels premium", target="hero--title", target_kind="text"),
+        Requirement(text="The photo has a shadow", target="hero_image", target_kind="image"),
+        Requirement(text="The page feels calm"),
+    ], 1)  # fmt: skip
+    calls = plan_calls(reqs, scene, {"t1.r5": "judge: still loud"})
+    assert [(c.level, c.element, [r.id for r in c.requirements]) for c in calls] == [
+        ("context", "hero_image", ["t1.r1", "t1.r4"]),
+        ("local", "hero_image", ["t1.r2"]),
+        ("global", None, ["t1.r3", "t1.r5"]),
+    ]
+    assert calls[0].instruction == (
+        "- The photo has softer edges\n  mark 1: …\n- The photo has a shadow\n  mark 1: …"
+    )
+    assert calls[2].lines[0] == (
+        "- The headline feels premium (only the h1 text “Roasted Slowly” `hero--title` in the "
+        'hero section, CSS selector `[id="hero--title"]`)'
+    )
+    assert calls[2].lines[1] == (
+        "- The page feels calm\n  mark 1: …\n  A reviewer checked the page: it is still not met "
+        "(judge: still loud). Fix it."
+    )

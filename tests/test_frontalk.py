@@ -220,6 +220,7 @@ VERDICTS = {
     ("B1", 1): {"passed": True}, ("B1", 2): {"passed": True},
     ("B3", 2): {"passed": True, "steps": [{"action": "click", "selector": "#subscribe"}]},
 }  # fmt: skip
+PAGE_CSS = "h1{letter-spacing:.02em}"
 _REQ_LINE = re.compile(r"^- `t(\d+)\.r(\d+)`[^:]*: \[(\w\d)\]", re.M)
 
 
@@ -231,6 +232,8 @@ class ScriptedModel:
         if request.schema_name() == "RequirementList":
             extra = [{"text": "[S] The menu opens on click", "op": "free", "behaviour": True}]
             return chat_reply(json.dumps({"requirements": extra if "[A-t2]" in text else []}))
+        if request.schema_name() == "PagePatch":  # the model refiners apply the turn's own split
+            return chat_reply(json.dumps({"css": PAGE_CSS, "summary": "a friendlier menu"}))
         if request.schema_name() != "JudgedList":
             return error(400, f"unexpected request {request.schema_name()}")
         lines = _REQ_LINE.findall(text)
@@ -269,10 +272,17 @@ async def test_replay_of_two_dialogues_scores_forgetting_exactly(
 
     ledger = Ledger(out / "projects" / "dlg-a" / "history.sqlite")
     reqs = {r.id: r for r in ledger.requirements()}
-    assert [(i, r.text[:4], r.target_kind) for i, r in reqs.items()] == [
-        ("t1.r1", "[A1]", "function"), ("t1.r2", "[A2]", "function"),
-        ("t2.r1", "[S] ", "function"), ("t2.r2", "[A3]", "page"), ("t3.r1", "[A4]", "page"),
+    assert [(i, r.text[:4], r.aspect, r.check_only) for i, r in reqs.items()] == [
+        ("t1.r1", "[A1]", "behaviour", True), ("t1.r2", "[A2]", "behaviour", True),
+        ("t2.r1", "[S] ", "behaviour", False), ("t2.r2", "[A3]", "design", True),
+        ("t3.r1", "[A4]", "design", True),
     ]  # fmt: skip
+    # the turn's own requirement is applied by a global refine; test conditions never travel
+    patches = [r.text() for r in server.log("chat") if r.schema_name() == "PagePatch"]
+    assert len(patches) == 1 and "[S] The menu opens on click" in patches[0]
+    assert not re.search(r"\[[AB]\d\]", patches[0])
+    site = (out / "projects" / "dlg-a" / "site" / "index.html").read_text()
+    assert f'<style data-mm-patch="page">\n{PAGE_CSS}\n</style>' in site
     assert "Passes when: The plan shows. Fails when: Nothing happens." in reqs["t1.r1"].text
     table = ledger.verdicts_by_turn()
     passed = {i: {t: v.passed for t, v in by.items()} for i, by in table.items()}

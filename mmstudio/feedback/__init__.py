@@ -3,7 +3,9 @@ px resolved to elements, turns put into words, requirements split and kept in a 
 with the narrowest tool, and a critic that re-checks every requirement of every turn so far, then
 one repair pass and a committed version. Offline operations: page edits in :mod:`.operations`,
 chart type and insert-from-sketch (assets + plan) in :mod:`.assets`, where a new element goes in
-:mod:`.placement`.
+:mod:`.placement`. With a model, what no offline operation applies goes to the local / context /
+global refiners (:mod:`.refiners`), and behaviour requirements are proven by driving the trial
+page (:mod:`.functional`).
 
 Public API: :class:`Annotation`, :class:`Shape`, :func:`resolve`, :func:`compose`,
 :class:`Requirement`, :func:`split_offline`, :class:`Ledger`, :class:`FeedbackTurn`."""

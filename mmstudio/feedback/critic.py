@@ -21,6 +21,7 @@ from pathlib import Path
 
 from mmstudio.pipeline.chart_types import option_kind
 from mmstudio.pipeline.charts import chart_kind, script_json
+from mmstudio.providers.base import DesignerError
 from mmstudio.refine import html_edit
 from mmstudio.render.model import Box, Render
 
@@ -308,13 +309,21 @@ _CHECKS = {
 async def critique(
     requirements: list[Requirement], m: Measured, judge: Judge | None = None
 ) -> list[Verdict]:
-    """Verdicts on every active requirement (superseded ones are skipped), in ledger order."""
+    """Verdicts on every active requirement (superseded ones are skipped), in ledger order. A
+    judge that fails (a provider error, no valid reply) leaves its requirements unchecked
+    (``passed`` None) with the reason."""
     active = [r for r in requirements if not r.superseded_by]
     verdicts = {r.id: check(r, m) for r in active if r.structural}
     free = [r for r in active if not r.structural]
     if free and judge is not None:
-        for verdict in await judge(free, m.render):
-            verdicts[verdict.requirement] = verdict
+        try:
+            for verdict in await judge(free, m.render):
+                verdicts[verdict.requirement] = verdict
+        except (DesignerError, ValueError, OSError) as exc:  # unchecked, never a lost turn
+            line = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+            log.warning("the judge failed: %s", line)
+            verdicts.update({r.id: Verdict(r.id, None, f"unchecked: the judge failed: {line}")
+                             for r in free})  # fmt: skip
     for req in free:
         verdicts.setdefault(req.id, check(req, m))
     return [verdicts[r.id] for r in active]

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -274,30 +272,6 @@ def _first_line(exc: BaseException) -> str:
 
 
 def is_functional(requirement) -> bool:
-    """Is ``requirement`` about behaviour (checked by driving the page)? A FronTalk ``function``
-    test condition carries ``target_kind`` "function"."""
-    return getattr(requirement, "target_kind", "") == "function"
-
-
-async def render_keeping_site(site_dir: Path, width: int, out_dir: Path):
-    """A :data:`~mmstudio.feedback.turn.RenderFn` that renders a hard-linked copy of
-    ``site_dir`` kept at ``out_dir/site``, so a functional check can still drive the page after
-    the turn has removed its trial folder (``Render.site_dir`` points at the copy)."""
-    from mmstudio.feedback.turn import default_render
-
-    keep = Path(out_dir) / "site"
-    await asyncio.to_thread(_link_tree, Path(site_dir), keep)
-    return await default_render(keep, width, out_dir)
-
-
-def _link_tree(source: Path, target: Path) -> None:
-    """Replace ``target`` with a copy of ``source`` made of hard links (copies where refused)."""
-
-    def link(src: str, dst: str) -> None:
-        try:
-            os.link(src, dst)
-        except OSError:
-            shutil.copy2(src, dst)
-
-    shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(source, target, copy_function=link)
+    """Is ``requirement`` about behaviour (checked by driving the page)? Its ``aspect`` is
+    "behaviour" (a FronTalk ``function`` test condition, a behaviour requirement of a split)."""
+    return getattr(requirement, "aspect", "") == "behaviour"

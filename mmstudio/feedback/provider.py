@@ -52,6 +52,11 @@ class ProposedRequirement(BaseModel):
     behaviour: bool = Field(
         default=False, description="true when it is about what the page does (click, form, menu)"
     )
+    asset: bool = Field(
+        default=False,
+        description="true when it is about the content of the target image, video or chart "
+        "itself (what the picture shows, the chart's data), not how the page shows it",
+    )
 
 
 class RequirementList(BaseModel):
@@ -84,11 +89,15 @@ def accept(proposed: ProposedRequirement, elements: list[PageElement]) -> Requir
     if op in ("text", "hide", "show", "move", "resize") and element is None:
         op = "free"
     kind = element.kind if element else "page"
+    aspect = "design"
+    if op == "free" and proposed.behaviour:
+        aspect = "behaviour"
+    elif op == "free" and proposed.asset and kind in ("image", "video", "chart"):
+        aspect = "asset"
     return Requirement(
-        text=proposed.text, op=op, target=element.id if element else None,
-        target_kind="function" if op == "free" and proposed.behaviour else kind, value=value,
-        anchor=element.text if element and element.kind == "text" else "",
-        section=element.section if element else None,
+        text=proposed.text, op=op, target=element.id if element else None, target_kind=kind,
+        value=value, aspect=aspect, anchor=element.text if element and element.kind == "text"
+        else "", section=element.section if element else None,
     )  # fmt: skip
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from mmstudio.pipeline.charts import chart_kind
 from mmstudio.render.model import Box
@@ -24,6 +24,7 @@ from .elements import PageElement, by_id
 from .placement import locate
 from .resolve import Mark
 
+Aspect = Literal["design", "asset", "behaviour"]
 Op = Literal[
     "text", "colour", "hide", "show", "move", "resize", "add_text", "tone", "chart_type",
     "insert", "free",
@@ -79,7 +80,13 @@ class Requirement(BaseModel):
     measurements before the turn (size px, mean colour 0–255); ``superseded_by`` a later
     requirement on the same target and property, which retires this one. ``insert`` adds a new
     element (``value`` image | chart | video | text) to section ``target`` at ``place``;
-    ``chart_type`` redraws chart ``target`` as ``value`` (a chart type word)."""
+    ``chart_type`` redraws chart ``target`` as ``value`` (a chart type word). ``aspect`` says
+    what a requirement is about: how the page looks ("design"), the content of the target
+    asset itself ("asset": what an image shows, a chart's data — a model applies it with a
+    local refine) or what the page does ("behaviour": the judge proves it by driving the page).
+    ``check_only`` marks a test condition (FronTalk): the critic checks it, nothing applies it.
+    Ledger rows written before ``aspect`` existed marked behaviour with ``target_kind``
+    "function"; they load as ``aspect`` "behaviour"."""
 
     id: str = ""
     turn: int = 0
@@ -87,6 +94,8 @@ class Requirement(BaseModel):
     op: Op = "free"
     target: str | None = None
     target_kind: str = ""
+    aspect: Aspect = "design"
+    check_only: bool = False
     value: str = ""
     anchor: str = ""
     section: str | None = None
@@ -96,6 +105,15 @@ class Requirement(BaseModel):
     box: list[float] = Field(default_factory=list)  # insert: the sketch box x, y, w, h (page px)
     place: str = ""  # insert: "before:<id>" | "after:<id>" | "start" | "end" in its section
     superseded_by: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_behaviour(cls, data):
+        """Rows written before ``aspect``: ``target_kind`` "function" meant behaviour."""
+        if isinstance(data, dict) and data.get("target_kind") == "function":
+            data = {**data, "target_kind": "page" if data.get("target") is None else ""}
+            data.setdefault("aspect", "behaviour")
+        return data
 
     @property
     def family(self) -> str:

@@ -13,6 +13,14 @@ Invariants:
   repair restored it.
 - A turn works on a :class:`~mmstudio.feedback.assets.Draft` (page, new asset files, plan); the
   trial copy gets the draft's files, and the commit writes files, then plan.json, then the page.
+  The trial copy of a candidate lives until the critic has returned, so a behaviour check can
+  drive the rendered page (:mod:`mmstudio.feedback.functional`).
+- Applying: the offline operations first; with model ``refiners`` the requirements no offline
+  operation applies go to the local / context / global refiners
+  (:mod:`mmstudio.feedback.refiners`), and the repair pass sends the failures the offline
+  operations cannot repair to them with the critic's finding. Without ``refiners`` a turn is
+  exactly the offline turn. A model that fails leaves its requirements not applied (listed in
+  ``not_applied``); the critic still checks them, and the turn still commits.
 - A requirement that still fails after the one repair pass does NOT stop the commit (nothing the
   designer asked for is lost, and the next turn's critic checks it again): the result lists it
   in ``failing`` and its ``status`` is "failing" (``mmstudio feedback`` exits 3). A clause the
@@ -35,18 +43,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mmstudio.project import Project, ProjectError, atomic
+from mmstudio.providers.base import DesignerError
 from mmstudio.refine import guardrails
+from mmstudio.refine.registry import Refiners
 from mmstudio.render.model import Render
 
 from . import assets, operations
+from . import refiners as model_apply
 from .annotation import Annotation
 from .assets import Draft
 from .compose import compose, mark_line
 from .critic import Judge, Measured, baseline, critique
 from .elements import PageElement
 from .ledger import Ledger, TurnRecord, Verdict, annotation_json
+from .refiners import Scene
 from .requirements import Requirement, number, split_offline, supersede
 from .resolve import Mark, resolve
+from .result import TurnResult
 
 log = logging.getLogger(__name__)
 
@@ -79,57 +92,6 @@ def check_input(text: str, annotation: Annotation | None) -> None:
 
 
 @dataclass
-class TurnResult:
-    """What a turn did: its number, the words sent with the image, the marks (one line each),
-    its requirements, the final verdicts on every active requirement, forgetting events
-    ({requirement, detail, repaired}), the operations that could not be applied, the clauses no
-    rule understood ("t3.r2: xyzzy the footer"; unchecked without a judge), the version."""
-
-    turn: int
-    words: str
-    marks: list[str]
-    requirements: list[Requirement]
-    verdicts: list[Verdict]
-    forgetting: list[dict] = field(default_factory=list)
-    not_applied: list[str] = field(default_factory=list)
-    not_understood: list[str] = field(default_factory=list)
-    repaired: list[str] = field(default_factory=list)
-    route: str = "global"
-    version: str | None = None
-    timings: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def failing(self) -> list[Verdict]:
-        """Verdicts that still fail after the repair pass (the version is committed anyway)."""
-        return [v for v in self.verdicts if v.passed is False]
-
-    @property
-    def status(self) -> str:
-        """ "ok" (every checked requirement passes) or "failing" (some still fail)."""
-        return "failing" if self.failing else "ok"
-
-    def as_dict(self) -> dict:
-        return {
-            "turn": self.turn,
-            "status": self.status,
-            "route": self.route,
-            "version": self.version,
-            "words": self.words,
-            "marks": self.marks,
-            "requirements": [r.model_dump(exclude_defaults=True) for r in self.requirements],
-            "verdicts": [v.__dict__ for v in self.verdicts],
-            "passed": sum(v.passed is True for v in self.verdicts),
-            "failed": sum(v.passed is False for v in self.verdicts),
-            "failing": [v.__dict__ for v in self.failing],
-            "forgetting": self.forgetting,
-            "repaired": self.repaired,
-            "not_applied": self.not_applied,
-            "not_understood": self.not_understood,
-            "timings": self.timings,
-        }
-
-
-@dataclass
 class FeedbackTurn:
     """Runs turns on one project (see the module docstring)."""
 
@@ -140,6 +102,7 @@ class FeedbackTurn:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     progress: Progress = lambda fraction, message: None
     rescore: bool = True  # evaluate the final page so the version carries fresh scores
+    refiners: Refiners | None = None  # model refiners (None: only the offline operations)
 
     @property
     def ledger(self) -> Ledger:
@@ -160,16 +123,17 @@ class FeedbackTurn:
         before = Measured.of(await self._page_render(page, width, f"t{number_}-before"))
         marks = resolve(annotation, before.elements) if annotation else []
         words = compose(text, marks, before.elements, width)
-        reqs = number(await self.splitter(text, marks, before.elements, words), number_)
-        reqs = [baseline(r, before) for r in reqs]
+        split, notes = await self._split(text, marks, before.elements, words)
+        reqs = [baseline(r, before) for r in number(split, number_)]
         earlier = ledger.requirements()
         retired = supersede(earlier, reqs)
         result = TurnResult(
-            number_, words, [mark_line(m, before.elements) for m in marks], reqs, []
+            number_, words, [mark_line(m, before.elements) for m in marks], reqs, [], notes=notes
         )
         result.route = "targeted" if marks or any(r.target for r in reqs) else "global"
         draft = Draft(page, plan, self.project.site_dir)
-        candidate = await self._apply(draft, reqs, f"fb-t{number_}", result)
+        scene = Scene.of(before.render, before.elements, marks, plan)
+        candidate = await self._apply(draft, reqs, f"fb-t{number_}", result, scene)
         self.progress(0.4, "checking every requirement so far")
         ledger_all = [*earlier, *reqs]
         checked, verdicts = await self._critique(candidate, ledger_all, width, f"t{number_}-trial")
@@ -178,7 +142,7 @@ class FeedbackTurn:
         failing = [v for v in verdicts if v.passed is False]
         if failing:
             self.progress(0.6, f"repairing {len(failing)} failed requirement(s)")
-            candidate = await self._repair(candidate, ledger_all, failing, result)
+            candidate = await self._repair(candidate, ledger_all, failing, result, scene)
             checked, verdicts = await self._critique(
                 candidate, ledger_all, width, f"t{number_}-repair"
             )
@@ -204,14 +168,53 @@ class FeedbackTurn:
         result.timings["total_s"] = round(time.perf_counter() - started, 2)
         return result
 
-    async def _apply(self, draft: Draft, reqs: list[Requirement], key: str, result) -> Draft:
+    async def _split(self, text, marks, elements, words) -> tuple[list[Requirement], list[str]]:
+        """The turn's requirements; a model split that fails falls back to the offline rules
+        (with a note saying so) rather than losing the turn."""
+        try:
+            return await self.splitter(text, marks, elements, words), []
+        except (DesignerError, ValueError) as exc:
+            if self.splitter is offline_splitter:
+                raise
+            note = f"the model's split failed ({_first_line(exc)}); the offline rules split it"
+            log.warning("%s", note)
+            return split_offline(text, marks, elements), [note]
+
+    async def _apply(
+        self, draft: Draft, reqs: list[Requirement], key: str, result, scene: Scene
+    ) -> Draft:
         """``draft`` with every requirement's offline operation applied (guardrails per step;
-        asset makers run in a worker thread)."""
+        asset makers run in a worker thread), then the rest through the model refiners."""
+        offline_failed: dict[str, int] = {}
+        rest: list[Requirement] = []
         for req in reqs:
-            if not req.structural:
+            if req.check_only:
                 continue
-            draft = await self._step(draft, req, key, result, repair=False) or draft
-        return draft
+            if req.structural:
+                before = len(result.not_applied)
+                applied = await self._step(draft, req, key, result, repair=False)
+                if applied is not None:
+                    draft = applied
+                    continue
+                offline_failed[req.id] = before
+            rest.append(req)
+        if self.refiners is None or not rest:
+            return draft
+        self.progress(0.25, f"applying {len(rest)} requirement(s) with the model")
+        calls = model_apply.plan_calls(rest, scene)
+        return (await self._model(draft, calls, scene, result, offline_failed)).draft
+
+    async def _model(self, draft: Draft, calls, scene: Scene, result, offline_failed, suffix=""):
+        """Run model ``calls`` on ``draft``; records what applied and what did not, and drops
+        the offline failure line (at ``offline_failed[id]`` in ``not_applied``) of a
+        requirement the model applied."""
+        applied = await model_apply.apply_calls(self.refiners, calls, draft, scene)
+        undone = sorted(offline_failed[i] for i in applied.done if i in offline_failed)
+        for at in reversed(undone):
+            del result.not_applied[at]
+        result.by_model += [f"{i}{suffix}: {line}" for i, line in applied.done.items()]
+        result.not_applied += [f"{i}{suffix}: {why}" for i, why in applied.failed.items()]
+        return applied
 
     def _plan(self):
         """The project's plan, or None (no plan.json, or one that does not validate: then the
@@ -242,19 +245,35 @@ class FeedbackTurn:
             return None
         return trial
 
-    async def _repair(self, draft: Draft, reqs, failing: list[Verdict], result) -> Draft:
-        """The one repair pass: re-apply each failed requirement's operation, boosted, last."""
+    async def _repair(
+        self, draft: Draft, reqs, failing: list[Verdict], result, scene: Scene
+    ) -> Draft:
+        """The one repair pass: re-apply each failed requirement's operation, boosted, last;
+        with model refiners, the failures no operation repairs go to them with the critique."""
         by_id = {r.id: r for r in reqs}
+        rest: list[Requirement] = []
+        offline_failed: dict[str, int] = {}
         for verdict in failing:
             req = by_id.get(verdict.requirement)
-            if req is None or not req.structural:
+            if req is None or req.check_only:
                 continue
-            repaired = await self._step(draft, req, operations.REPAIR_KEY, result, repair=True)
-            if repaired is not None:
-                draft = repaired
-                result.repaired.append(req.id)
+            if req.structural:
+                at = len(result.not_applied)
+                repaired = await self._step(draft, req, operations.REPAIR_KEY, result, repair=True)
+                if repaired is not None:
+                    draft = repaired
+                    result.repaired.append(req.id)
+                    continue
+                offline_failed[req.id] = at
+            rest.append(req)
         draft.page = operations.move_block_last(draft.page, operations.REPAIR_KEY)
-        return draft
+        if self.refiners is None or not rest:
+            return draft
+        findings = {v.requirement: v.detail for v in failing}
+        calls = model_apply.plan_calls(rest, scene, findings)
+        applied = await self._model(draft, calls, scene, result, offline_failed, " (repair)")
+        result.repaired += [r.id for r in rest if r.id in applied.done]
+        return applied.draft
 
     def _forgotten(self, verdicts, earlier, ever_passed) -> list[tuple[str, str]]:
         """(id, detail) of earlier requirements that passed before and fail now."""
@@ -266,9 +285,11 @@ class FeedbackTurn:
         ]
 
     async def _critique(self, draft: Draft, reqs, width: int, name: str):
-        render = await self._render_trial(draft.page, width, name, draft.files)
-        measured = Measured.of(render, draft.reader())
-        return measured, await critique(reqs, measured, self.judge)
+        """The critic's verdicts on ``draft``, its trial copy kept until they are in (the judge
+        may drive the page)."""
+        async with self._trial(draft.page, width, name, draft.files) as render:
+            measured = Measured.of(render, draft.reader())
+            return measured, await critique(reqs, measured, self.judge)
 
     async def _page_render(self, page: str, width: int, name: str):
         """The render of ``page``: the last turn's final render when the version, the page and
@@ -280,7 +301,8 @@ class FeedbackTurn:
             render = Render.model_validate(saved["render"])
             if saved["key"] == key and Path(render.screenshot).is_file():
                 return render
-        return await self._render_trial(page, width, name)
+        async with self._trial(page, width, name) as render:
+            return render
 
     def _cache_key(self, page: str, width: int) -> str:
         """Same version, same page bytes, same width → same render (assets included)."""
@@ -294,9 +316,11 @@ class FeedbackTurn:
         with contextlib.suppress(OSError, TypeError, AttributeError):
             atomic.write_text(cache, json.dumps(data))
 
-    async def _render_trial(self, page: str, width: int, name: str, files=None):
+    @contextlib.asynccontextmanager
+    async def _trial(self, page: str, width: int, name: str, files=None):
         """Render ``page`` (with ``files``: site-relative path → bytes) in a hard-linked trial
-        copy of the site (removed afterwards; files replace links, never write through them)."""
+        copy of the site, which lives until the block ends (files replace links, never write
+        through them). Raises FeedbackError when the page does not render."""
         trial = self.project.root / f".staging-feedback-{os.getpid()}-{name}"
         shutil.rmtree(trial, ignore_errors=True)
         try:
@@ -306,11 +330,11 @@ class FeedbackTurn:
             atomic.write_text(trial / "index.html", page)
             out = self.project.renders_dir / "feedback" / name
             render = await self.render(trial, width, out)
+            if getattr(render, "failure", None):
+                raise FeedbackError(f"the page did not render: {render.failure}")
+            yield render
         finally:
             shutil.rmtree(trial, ignore_errors=True)
-        if getattr(render, "failure", None):
-            raise FeedbackError(f"the page did not render: {render.failure}")
-        return render
 
     async def _commit(self, draft: Draft, text: str, reqs: list[Requirement], job) -> str | None:
         """Write the draft (files, plan, page), score it, commit a version. A report that failed
@@ -349,7 +373,7 @@ class FeedbackTurn:
         base = self.project.history.get(result.version).parent if result.version else None
         return TurnRecord(
             result.turn, text, result.words, annotation_json(annotation), digest,
-            base, result.version, result.route, _summary(result),
+            base, result.version, result.route, result.summary(),
         )  # fmt: skip
 
 
@@ -359,17 +383,6 @@ def _first_line(exc: BaseException) -> str:
 
 def _font(req: Requirement) -> float:
     return req.baseline[2] if req.op == "resize" and len(req.baseline) >= 3 else 16.0
-
-
-def _summary(result: TurnResult) -> str:
-    passed = sum(v.passed is True for v in result.verdicts)
-    summary = (
-        f"{len(result.requirements)} requirement(s); {passed}/{len(result.verdicts)} pass; "
-        f"{len(result.forgetting)} forgetting event(s)"
-    )
-    if result.not_understood:
-        summary += f"; {len(result.not_understood)} not understood"
-    return summary
 
 
 def _link_tree(source: Path, target: Path) -> None:

@@ -7,6 +7,9 @@ Invariants:
   wait for the page lock the turn holds).
 - When a :class:`~mmstudio.studio.refining.RefineService` is shared, the turn takes its
   SiteEditor's lock for every write, like every other change to the project.
+- Model refiners (``refiners``, else the shared RefineService's when they are a model's) apply
+  what no offline operation can (:mod:`mmstudio.feedback.refiners`); the offline rules never
+  stand in for them (they answer measured issues, not a designer's words).
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from mmstudio.feedback.annotation import png_path
 from mmstudio.feedback.ledger import rates
 from mmstudio.feedback.turn import FeedbackError, check_input
 from mmstudio.project import Project
+from mmstudio.providers.settings import Settings
+from mmstudio.refine.registry import Refiners, get_refiners
 from mmstudio.studio.jobs import Job, JobContext, JobManager
 
 log = logging.getLogger(__name__)
@@ -28,14 +33,28 @@ class FeedbackService:
     """Feedback turns on one open project."""
 
     def __init__(
-        self, project: Project, jobs: JobManager | None = None, refine=None, chat=None
+        self,
+        project: Project,
+        jobs: JobManager | None = None,
+        refine=None,
+        chat=None,
+        refiners: Refiners | None = None,
     ) -> None:
-        """``refine``: a shared RefineService (its editor lock guards writes); ``chat``: a
-        ChatModel that splits turns and judges free requirements (None: offline rules)."""
+        """``refine``: a shared RefineService (its editor lock guards writes; its refiners apply
+        turns when they are a model's); ``chat``: a ChatModel that splits turns and judges free
+        requirements (None: offline rules); ``refiners``: the refiners that apply what no
+        offline operation can (None: the shared RefineService's model refiners, if any)."""
         self.project = project
         self.jobs = jobs or JobManager()
         self.refine = refine
         self.chat = chat
+        self.refiners = refiners
+
+    @property
+    def model_refiners(self) -> Refiners | None:
+        """The model refiners a turn applies with (None: offline operations only)."""
+        found = self.refiners or getattr(self.refine, "refiners", None)
+        return found if found is not None and found.name != "offline" else None
 
     def _turn(self, ctx: JobContext | None = None) -> FeedbackTurn:
         turn = FeedbackTurn(self.project)
@@ -43,6 +62,7 @@ class FeedbackService:
             from mmstudio.feedback.provider import model_judge, model_splitter
 
             turn.splitter, turn.judge = model_splitter(self.chat), model_judge(self.chat)
+        turn.refiners = self.model_refiners
         if self.refine is not None:
             turn.lock = self.refine.editor.lock
         if ctx is not None:
@@ -108,10 +128,31 @@ def _status(verdict) -> str:
     return "pass" if verdict.passed else "fail"
 
 
-async def feedback_project(root: Path, text: str, annotations: Path | None = None) -> TurnResult:
-    """Open the project at ``root`` and run one turn (the ``mmstudio feedback`` command).
-    Raises ValueError for a bad annotation file, ProjectError for a bad project."""
+async def feedback_project(
+    root: Path,
+    text: str,
+    annotations: Path | None = None,
+    *,
+    provider: str = "offline",
+    settings: Settings | None = None,
+) -> TurnResult:
+    """Open the project at ``root`` and run one turn (the ``mmstudio feedback`` command) with
+    ``provider``: offline (rules) or openai (the model splits, applies and judges; ``settings``
+    default to the config file and environment). Raises ValueError for a bad annotation file or
+    provider, ProjectError for a bad project."""
     project = Project.open(root)
     annotation = load(annotations) if annotations else None
     png = png_path(annotation, annotations) if annotation and annotations else None
-    return await FeedbackService(project).run(text, annotation, png)
+    if provider == "offline":
+        return await FeedbackService(project).run(text, annotation, png)
+    from mmstudio.providers.openai_compat import OpenAIProvider
+    from mmstudio.providers.settings import load_settings
+
+    refiners = get_refiners(provider, settings)  # ValueError for an unknown provider
+    chat = OpenAIProvider(settings or load_settings())
+    try:
+        service = FeedbackService(project, chat=chat, refiners=refiners)
+        return await service.run(text, annotation, png)
+    finally:
+        await chat.aclose()
+        await refiners.aclose()

@@ -7,11 +7,13 @@ generates it from the first instruction, ``blank`` starts from an empty page and
 first instruction as a feedback turn, ``reference`` opens the dialogue's reference site from
 ``sites/<id>/``); every case, the first included, is then one
 :class:`~mmstudio.feedback.FeedbackTurn` whose requirements are the instruction's own split
-plus the case's test conditions as judged requirements (``op`` free; ``target_kind``
-"function" for a ``function`` case, so the judge proves it by driving the page). The critic
-re-checks every condition so far after every turn (AceCoder), so the project's ledger holds each
-condition's verdict at every turn. Without a model the conditions stay unchecked and never count
-as passes.
+plus the case's test conditions as judged requirements (``op`` free, ``check_only``: the critic
+checks them, nothing applies them — they are the hidden tests; ``aspect`` "behaviour" for a
+``function`` case, so the judge proves it by driving the page). With a model the instruction's
+own requirements are applied by the model refiners (:mod:`mmstudio.feedback.refiners`). The
+critic re-checks every condition so far after every turn (AceCoder), so the project's ledger holds
+each condition's verdict at every turn. Without a model the conditions stay unchecked and never
+count as passes.
 
 Layout of ``DIR``: ``projects/<id>/`` (each dialogue's project), ``records/<id>.json`` (its turns,
 each test's status per turn, its rates), ``summary.json`` and ``summary.md``. Resuming: a dialogue
@@ -39,10 +41,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mmstudio.feedback import FeedbackTurn, Ledger, Requirement
 from mmstudio.feedback.critic import Judge
-from mmstudio.feedback.functional import render_keeping_site
+from mmstudio.feedback.requirements import split_offline
 from mmstudio.feedback.turn import Splitter, offline_splitter
 from mmstudio.pipeline.generate import ProgressCallback, no_progress
 from mmstudio.project import Project, atomic
+from mmstudio.providers.base import DesignerError
 from mmstudio.providers.settings import Settings
 from mmstudio.studio.bench import slug
 
@@ -131,16 +134,23 @@ def condition_requirement(condition: Condition, kind: str) -> Requirement:
         text += f" Passes when: {' '.join(condition.pass_.split())}"
     if condition.fail:
         text += f" Fails when: {' '.join(condition.fail.split())}"
-    target_kind = "function" if kind == "function" else "page"
-    return Requirement(text=text, op="free", target=None, target_kind=target_kind)
+    aspect = "behaviour" if kind == "function" else "design"
+    return Requirement(
+        text=text, op="free", target=None, target_kind="page", aspect=aspect, check_only=True
+    )
 
 
 def with_conditions(base: Splitter | None, conditions: list[Requirement]) -> Splitter:
-    """A splitter giving ``base``'s requirements (none when None) followed by ``conditions``
-    (the same objects, so their ids are known once the turn has numbered them)."""
+    """A splitter giving ``base``'s requirements (none when None; the offline rules' when it
+    fails) followed by ``conditions`` (the same objects, so their ids are known once the turn
+    has numbered them)."""
 
     async def split(text, marks, elements, words) -> list[Requirement]:
-        found = await base(text, marks, elements, words) if base is not None else []
+        try:
+            found = await base(text, marks, elements, words) if base is not None else []
+        except (DesignerError, ValueError) as exc:  # a failed model split loses no condition
+            log.warning("the model's split failed (%s); the offline rules split it", exc)
+            found = split_offline(text, marks, elements)
         return [*found, *conditions]
 
     return split
@@ -228,11 +238,12 @@ async def start_project(dialogue: Dialogue, root: Path, options: FrontalkOptions
 
 @dataclass
 class _Models:
-    """The splitter and judge of a replay (offline: rules and no judge)."""
+    """The splitter, judge and refiners of a replay (offline: rules, no judge, no refiners)."""
 
     splitter: Splitter = offline_splitter
     judge: Judge | None = None
     chat: Any = None  # the OpenAIProvider behind both, closed by :meth:`close`
+    refiners: Any = None  # the model refiners applying each turn, closed by :meth:`close`
 
     @classmethod
     def of(cls, options: FrontalkOptions) -> _Models:
@@ -241,13 +252,18 @@ class _Models:
         from mmstudio.feedback.provider import model_judge, model_splitter
         from mmstudio.providers.openai_compat import OpenAIProvider
         from mmstudio.providers.settings import load_settings
+        from mmstudio.refine import get_refiners
 
-        chat = OpenAIProvider(options.settings or load_settings())
-        return cls(model_splitter(chat), model_judge(chat), chat)
+        settings = options.settings or load_settings()
+        chat = OpenAIProvider(settings)
+        refiners = get_refiners(options.provider, settings)
+        return cls(model_splitter(chat), model_judge(chat), chat, refiners)
 
     async def close(self) -> None:
         if self.chat is not None:
             await self.chat.aclose()
+        if self.refiners is not None:
+            await self.refiners.aclose()
 
 
 async def replay(dialogue: Dialogue, root: Path, options: FrontalkOptions, models: _Models,
@@ -264,7 +280,7 @@ async def replay(dialogue: Dialogue, root: Path, options: FrontalkOptions, model
         applied = number > 1 or options.start == "blank"
         turn = FeedbackTurn(
             project, splitter=with_conditions(models.splitter if applied else None, reqs),
-            judge=models.judge, render=render_keeping_site, rescore=False,
+            judge=models.judge, refiners=models.refiners, rescore=False,
         )  # fmt: skip
         result = await turn.run(case.instructions)
         conditions += [(r, case.type, number) for r in reqs]
