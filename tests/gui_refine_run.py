@@ -1,9 +1,16 @@
-"""Run by tests/test_gui.py in its own process: the app on a qasync loop, offscreen, refining a
-hidden chart from the issues dock. Prints what it saw as one JSON line."""
+"""The designer's refine loop in the real app on a qasync loop, offscreen: a hidden chart gets a
+red badge, "Context" in the issues dock runs the refine job, the badge turns green and the
+preview reloads; then Undo (the menu action), Export (the menu action, its file dialog answered)
+and Cancel (the button in the jobs dock).
+
+tests/test_gui.py runs :func:`scenario` in-process (pytest-qt's QApplication with a qasync loop
+made for the test); ``python tests/gui_refine_run.py DIR`` runs it as the app would, in a process
+of its own, and prints what it saw as one JSON line."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -14,7 +21,7 @@ os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
 
 import PySide6.QtWebEngineWidgets  # noqa: F401  (before the QApplication)
 import qasync
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from mmstudio.gui.plan_tree import SCORE_ROLE
 from mmstudio.gui.site_scheme import lock_down_chromium, register_scheme
@@ -38,6 +45,8 @@ async def scenario(window, root: Path) -> dict:
     hidden = f'<style>[data-mm-id="{chart}"] {{ opacity: 0; }}</style></head>'
     index.write_text(index.read_text(encoding="utf-8").replace("</head>", hidden, 1))
     project.commit("hid the chart by hand")
+    loads: list[bool] = []
+    window.view.loadFinished.connect(loads.append)
     window.open_project(project.root)
     window.session.evaluate()
     await settle(window)
@@ -45,23 +54,44 @@ async def scenario(window, root: Path) -> dict:
     window.tree.select(chart)
     seen = {"before": window.tree._items[chart].data(1, SCORE_ROLE)}
     seen["issue"] = window.issues.list.item(0).text() if window.issues.list.count() else ""
+    loads_before = len(loads)
+    seen["context_enabled"] = window.issues.buttons["context"].isEnabled()
     window.issues.buttons["context"].click()
+    await asyncio.sleep(0.2)
+    table = window.jobs_panel.table
+    seen["running_kinds"] = sorted({table.item(r, 1).text() for r in range(table.rowCount())})
     await settle(window)
-    await asyncio.sleep(0.5)  # the job-finished signal refreshes the panels
+    await asyncio.sleep(1.0)  # the job-finished signal refreshes the panels, the preview reloads
     seen["after"] = window.tree._items[chart].data(1, SCORE_ROLE)
     seen["chart_badge"] = window.badges.pills["chart"].text()
-    window.undo()
+    seen["preview_reloaded"] = len(loads) > loads_before
+    seen["undo_enabled"] = window.commands["undo"].isEnabled()
+    window.commands["undo"].trigger()
     await settle(window)
-    await asyncio.sleep(0.5)
+    await asyncio.sleep(1.0)
     seen["after_undo"] = window.tree._items[chart].data(1, SCORE_ROLE)
-    window.session.export(root.parent / "exported")
+    seen["redo_enabled"] = window.commands["redo"].isEnabled()
+    dest = root.parent / "exported"
+    with answer_file_dialog(str(dest)):
+        window.commands["export"].trigger()
     await settle(window)
-    seen["exported"] = (root.parent / "exported" / "index.html").is_file()
+    seen["exported"] = (dest / "index.html").is_file()
     seen["cancelled"] = await cancel_from_the_jobs_table(window)
     table = window.jobs_panel.table
     seen["job_kinds"] = sorted({table.item(r, 1).text() for r in range(table.rowCount())})
     await close_renderer()
     return seen
+
+
+@contextlib.contextmanager
+def answer_file_dialog(path: str):
+    """Answer the next save-file dialog with ``path`` (no modal dialog offscreen)."""
+    original = QFileDialog.getSaveFileName
+    QFileDialog.getSaveFileName = staticmethod(lambda *a, **k: (path, ""))  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        QFileDialog.getSaveFileName = original  # type: ignore[method-assign]
 
 
 async def cancel_from_the_jobs_table(window) -> str:

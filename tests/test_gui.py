@@ -3,10 +3,8 @@ click-to-select both ways."""
 
 from __future__ import annotations
 
-import json
+import asyncio
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,9 @@ from mmstudio.gui.site_scheme import lock_down_chromium, register_scheme
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
 from mmstudio.report import ElementScore, Issue, Report, Scores
+from mmstudio.studio.jobs import Job
 
+_HERE = Path(__file__).parent
 register_scheme()  # before pytest-qt creates the QApplication
 lock_down_chromium()
 
@@ -30,6 +30,17 @@ PAGE = """<!doctype html><html><body>
 <img data-mm-id="hero_image" src="assets/hero.png" width="200" height="100" alt="hero"></section>
 <img src="https://example.invalid/tracker.png"><img src="../../secret.png">
 </body></html>"""
+
+
+@pytest.fixture(autouse=True)
+def own_settings(tmp_path_factory):
+    """Window state, recent projects and preferences go to a temporary folder, never to the
+    user's own settings."""
+    from PySide6.QtCore import QSettings
+
+    folder = str(tmp_path_factory.mktemp("qsettings"))
+    for kind in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(kind, QSettings.Scope.UserScope, folder)
 
 
 @pytest.fixture
@@ -157,27 +168,44 @@ def test_flag_button_marks_the_tree_row(window):
     assert not window.tree._items["hero_image"].text(0).startswith("⚑")
 
 
-def test_refine_from_the_issues_dock_runs_jobs_and_updates_badges(tmp_path):
-    """The whole loop the designer sees, in the real app process (qasync loop, offscreen): a
-    hidden chart shows a red badge, "Refine context" in the issues dock runs the job, the badge
-    turns green and the jobs table lists the job."""
+def test_refine_from_the_issues_dock_runs_jobs_and_updates_badges(qtbot, tmp_path):
+    """The whole loop the designer sees, in-process on a qasync loop (as test_annotate does): a
+    hidden chart shows a red badge, "Context" in the issues dock runs the job (listed in the
+    jobs dock), the badge turns green and the preview reloads; Undo brings the hidden chart
+    back, Export writes the site, Cancel in the jobs dock cancels a job. The scenario lives in
+    gui_refine_run.py, which also runs it as a process of its own (as the app runs)."""
+    import importlib.util
+
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    from mmstudio.gui.main_window import MainWindow
     from mmstudio.render import find_browser
 
     if find_browser().executable is None:
         pytest.skip("no Chromium for Playwright")
-    script = Path(__file__).with_name("gui_refine_run.py")
-    done = subprocess.run(
-        [sys.executable, str(script), str(tmp_path / "p")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    spec = importlib.util.spec_from_file_location("gui_refine_run", _HERE / "gui_refine_run.py")
+    assert spec and spec.loader
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    loop = qasync.QEventLoop(QApplication.instance())
+    asyncio.set_event_loop(loop)
+    try:
+        seen = loop.run_until_complete(run.scenario(window, tmp_path / "p"))
+    finally:
+        loop.close()  # stops its worker threads (asyncio.to_thread runs there)
+        asyncio.set_event_loop(None)
+    window.close()
     assert seen["before"] == 0 and "invisible" in seen["issue"].lower()
+    assert seen["context_enabled"] and "refine-context" in seen["running_kinds"]
     assert seen["after"] == 1.0 and seen["chart_badge"] == "chart 1.00"
+    assert seen["preview_reloaded"]
     assert "refine-context" in seen["job_kinds"] and "undo" in seen["job_kinds"]
-    assert seen["after_undo"] == 0  # undo brings back the version with the hidden chart
+    assert seen["undo_enabled"] and seen["after_undo"] == 0  # the hidden chart is back
+    assert seen["redo_enabled"]
     assert seen["exported"] and seen["cancelled"] == "cancelled"
 
 
@@ -211,9 +239,145 @@ def test_project_actions_are_disabled_with_a_reason_until_a_project_opens(qtbot,
     assert {"Export", "Undo", "History", "Annotate"} <= set(names)
     assert not any(a.isEnabled() for a in names.values())
     assert "Open a project" in names["Export"].toolTip()
+    assert "Open a project" in names["Export"].statusTip()
     with qtbot.waitSignal(window.view.loadFinished, timeout=30_000):
         window.open_project(project.root)
-    assert all(a.isEnabled() for a in names.values())
+    assert names["Export"].isEnabled() and names["History"].isEnabled()
+    # one version: nothing to undo or redo, and the reason says so
+    assert not names["Undo"].isEnabled() and "Nothing to undo" in names["Undo"].toolTip()
+    assert not names["Redo"].isEnabled() and "Nothing to redo" in names["Redo"].statusTip()
+
+
+def test_every_action_works_or_says_why_not(window, qtbot):
+    """No project yet, then a project with nothing selected, then an element selected, then a
+    job running: each action is enabled or disabled with a one-line reason."""
+    from mmstudio.gui.actions import BUSY, NO_ELEMENT, NO_FLAGGED, NO_JOB
+
+    def why(name: str) -> str | None:
+        action = window.commands[name]
+        return None if action.isEnabled() else action.statusTip()
+
+    for action in window.commands.values():
+        assert action.isEnabled() or action.statusTip(), action.text()
+    assert why("refine-local") == NO_ELEMENT and why("flag") == NO_ELEMENT
+    assert why("refine-flagged") == NO_FLAGGED and why("cancel-all") == NO_JOB
+    assert why("refine-global") is None and why("evaluate") is None
+    window.tree.select("hero_image")
+    assert why("refine-local") is None and why("flag") is None
+    window.commands["flag"].trigger()
+    assert window.commands["flag"].text() == "Unflag" and why("refine-flagged") is None
+    window.browser_problem = "no Chromium found"
+    window.update_actions()
+    assert "Needs Chromium" in window.commands["evaluate"].toolTip()
+    assert "Needs Chromium" in window.issues.buttons["local"].toolTip()
+    window.browser_problem = None
+    window._job_event(Job(id="job-1", kind="export", state="running"))
+    assert why("cancel-all") is None and why("undo") in (BUSY, "Nothing to undo: first version")
+    window._job_event(Job(id="job-1", kind="export", state="done", result=Path("x")))
+    assert why("cancel-all") == NO_JOB
+
+
+def test_a_bad_project_folder_shows_a_non_modal_error_notice(qtbot, tmp_path):
+    from PySide6.QtWidgets import QApplication
+
+    from mmstudio.gui.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    assert window.open_project(tmp_path) is False
+    assert QApplication.activeModalWidget() is None
+    [notice] = window.notifications.notices
+    assert notice.severity == "error" and notice.timer is None  # errors stay
+    assert "not an MM Studio project" in notice.message.text()
+    assert window.notifications.isVisible()
+    assert window.open_site(tmp_path / "missing") is False
+    assert "does not exist" in window.notifications.notices[-1].message.text()
+
+
+def test_a_failed_job_and_a_render_failure_show_notices_with_details(window):
+    failed = Job(id="job-7", kind="export", state="failed", error="disk full")
+    window.job_finished.emit(failed)
+    notice = window.notifications.notices[-1]
+    assert notice.message.text().endswith("Export failed: disk full")
+    assert notice.toggle.isVisibleTo(window) and "job-7" in notice.details.toPlainText()
+    assert not notice.details.isVisibleTo(window)
+    notice.toggle.click()
+    assert notice.details.isVisibleTo(window)
+    report = Report(issues=[Issue(id="r", dimension="layout", level="global", code="render-failed",
+                                  message="page load timed out")])  # fmt: skip
+    assert report.failed
+    window.job_finished.emit(Job(id="job-8", kind="evaluate", state="done", result=report))
+    assert "could not be rendered" in window.notifications.notices[-1].message.text()
+    assert window.badges.pills["overall"].text() == "overall 0.75"  # the last good scores
+
+
+def test_unexpected_errors_go_to_the_log_and_a_notice(window):
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError as exc:
+        notice = window.report_exception(exc)
+    assert notice.message.text().endswith("Unexpected error: boom")
+    assert "Traceback" in notice.details.toPlainText()
+    assert "RuntimeError: boom" in window.jobs_panel.log.toPlainText()
+
+
+def test_info_notices_hide_themselves_and_the_stack_is_capped(window, qtbot, monkeypatch):
+    from mmstudio.gui import notify
+
+    info = window.notify("info", "Saved", "")
+    assert info.timer is not None and info.timer.isActive() and not info.toggle.isVisibleTo(window)
+    info.timer.timeout.emit()
+    assert info not in window.notifications.notices
+    for n in range(notify.MAX_SHOWN + 2):
+        window.notify("warning", f"warning {n}")
+    assert len(window.notifications.notices) == notify.MAX_SHOWN
+    window.notifications.clear()
+    assert not window.notifications.isVisible()
+
+
+def test_the_forms_load_from_ui_files(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QWidget
+
+    from mmstudio.gui.dialogs import NewProjectDialog, SettingsDialog
+    from mmstudio.gui.forms import FormError, child, load_form
+    from mmstudio.providers.settings import CAPABILITIES, ROLES, load_settings
+
+    monkeypatch.setenv("MMSTUDIO_CONFIG", str(tmp_path / "config.toml"))
+    dialog = NewProjectDialog(None)
+    qtbot.addWidget(dialog)
+    assert dialog.form.objectName() == "NewProjectForm"
+    assert not dialog.generate.isEnabled() and "empty" in dialog.generate.toolTip()
+    dialog.prompt.setPlainText("A page for a bakery")
+    assert dialog.generate.isEnabled()
+    dialog.rounds.setValue(1)
+    assert dialog.values()[:2] == ("A page for a bakery", "offline")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    dialog.provider.setCurrentText("openai")
+    assert not dialog.generate.isEnabled()
+    assert "needs a model provider" in dialog.generate.toolTip()
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    dialog.provider.setCurrentText("offline")
+    dialog.provider.setCurrentText("openai")
+    assert dialog.generate.isEnabled()
+    settings = SettingsDialog(load_settings(), {"rounds": 2}, None)
+    qtbot.addWidget(settings)
+    assert settings.form.objectName() == "SettingsForm"
+    assert set(settings.models) == set(ROLES) and set(settings.capabilities) == set(CAPABILITIES)
+    assert settings.rounds.value() == 2
+    with pytest.raises(FormError):
+        child(settings.form, QWidget, "no-such-widget")
+    with pytest.raises(FormError):
+        load_form("missing.ui")
+
+
+def test_icons_exist_for_every_action(qtbot):
+    from mmstudio.gui.actions import SPECS
+    from mmstudio.gui.icons import ICON_NAMES, app_icon, icon
+
+    assert all(not icon(name).isNull() for name in ICON_NAMES)
+    assert all(not icon(spec.icon).isNull() for spec in SPECS if spec.icon)
+    assert not app_icon().isNull()
 
 
 def test_the_preview_reads_no_file_and_reaches_no_socket(qtbot, tmp_path):
@@ -272,3 +436,32 @@ def test_the_preview_reads_no_file_and_reaches_no_socket(qtbot, tmp_path):
         preview.release()
         tcp.close()
         udp.close()
+
+
+def test_a_project_locked_by_another_process_shows_who_holds_it(qtbot, project):
+    import subprocess
+    import sys
+
+    from mmstudio.gui.main_window import MainWindow
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", (
+            "import sys, time; from pathlib import Path; "
+            "from mmstudio.project.lock import writer_lock\n"
+            "with writer_lock(Path(sys.argv[1]), 'mmstudio refine'):\n"
+            "    print('held', flush=True); time.sleep(60)"
+        ), str(project.root)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        window = MainWindow()
+        qtbot.addWidget(window)
+        assert window.open_project(project.root) is False
+        text = window.notifications.notices[-1].message.text()
+        assert "being changed by another MM Studio process" in text and "mmstudio refine" in text
+        assert not window.commands["export"].isEnabled()
+    finally:
+        holder.kill()
+        holder.wait()

@@ -51,11 +51,14 @@ def run(
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("MM Studio")
     _apply_theme(app)
+    from mmstudio.gui.icons import app_icon
     from mmstudio.gui.main_window import MainWindow
 
+    app.setWindowIcon(app_icon())
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     window = MainWindow()
+    install_error_hooks(window, loop)
     window.show()
     if project is not None:
         window.open_project(project)
@@ -72,6 +75,32 @@ def run(
 DEVICE_WIDTHS = {"desktop": 1280, "tablet": 768, "mobile": 390}
 
 
+def install_error_hooks(window, loop: asyncio.AbstractEventLoop) -> None:
+    """Route exceptions nobody caught — in Qt slots (``sys.excepthook``) and in asyncio
+    callbacks and tasks (the loop's exception handler) — to ``window.report_exception``: the
+    traceback goes to the log, the designer sees a notice, the app keeps running."""
+    previous = sys.excepthook
+
+    def excepthook(kind, exc, tb) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            previous(kind, exc, tb)
+            return
+        try:
+            window.report_exception(exc.with_traceback(tb))
+        except Exception:  # the window may be gone at exit
+            previous(kind, exc, tb)
+
+    def loop_handler(the_loop, context: dict) -> None:
+        exc = context.get("exception")
+        if exc is None:
+            the_loop.default_exception_handler(context)
+            return
+        excepthook(type(exc), exc, exc.__traceback__)
+
+    sys.excepthook = excepthook
+    loop.set_exception_handler(loop_handler)
+
+
 def _apply_theme(app) -> None:
     from mmstudio.resources import data_dir
 
@@ -80,8 +109,15 @@ def _apply_theme(app) -> None:
         app.setStyleSheet(qss.read_text(encoding="utf-8"))
 
 
+SCREENSHOT_SIZE = (1920, 1080)  # px: the desktop preview (1280) plus both side docks
+
+
 def _schedule_screenshot(app, window, path: Path, delay_s: float) -> None:
+    """Save the window (at :data:`SCREENSHOT_SIZE`, whatever geometry was remembered) once the
+    preview has loaded and ``delay_s`` more seconds have passed, then quit."""
     from PySide6.QtCore import QTimer
+
+    window.resize(*SCREENSHOT_SIZE)
 
     def save() -> None:
         window.grab().save(str(path))

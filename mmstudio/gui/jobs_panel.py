@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QHeaderView,
     QPlainTextEdit,
@@ -15,9 +15,11 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
+from mmstudio.gui.icons import icon
 from mmstudio.studio.jobs import Job, JobManager
 
-_COLUMNS = ("Job", "Kind", "Element", "Level", "State", "Elapsed", "Progress", "")
+_COLUMNS = ("Job", "Kind", "Element", "Level", "State", "Elapsed", "Progress", "", "Message")
+_CANCEL = 7
 
 
 class JobsTable(QTableWidget):
@@ -29,6 +31,9 @@ class JobsTable(QTableWidget):
         self.setHorizontalHeaderLabels(_COLUMNS)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.horizontalHeader().setStretchLastSection(True)
+        self.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft)
+        self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.verticalHeader().hide()
         self._rows: dict[str, int] = {}
         self._unsubscribe = jobs.subscribe(self.update_job)
@@ -39,10 +44,14 @@ class JobsTable(QTableWidget):
             row = self._rows[job.id] = self.rowCount()
             self.insertRow(row)
             self.setCellWidget(row, 6, QProgressBar(self))
-            cancel = QPushButton("Cancel", self)
+            cancel = QPushButton(icon("cancel"), "Cancel", self)
+            cancel.setToolTip("Cancel this job")
             cancel.clicked.connect(lambda _=False, jid=job.id: self.jobs.cancel(jid))
-            self.setCellWidget(row, 7, cancel)
-        state = job.state if not job.error else f"failed: {job.error}"
+            self.setCellWidget(row, _CANCEL, cancel)
+            self.scrollToBottom()
+        state = getattr(job, "outcome", None) or (
+            job.state if not job.error else f"failed: {job.error}"
+        )
         values = (
             job.id,
             job.kind,
@@ -53,8 +62,13 @@ class JobsTable(QTableWidget):
         )
         for column, value in enumerate(values):
             self.setItem(row, column, QTableWidgetItem(value))
+        self.setItem(row, len(_COLUMNS) - 1, QTableWidgetItem(job.message))
+        self.item(row, 4).setToolTip(state)
         self.cellWidget(row, 6).setValue(int(job.progress * 100))
-        self.cellWidget(row, 7).setEnabled(job.state in ("queued", "running"))
+        active = job.state in ("queued", "running")
+        cancel = self.cellWidget(row, _CANCEL)
+        cancel.setEnabled(active)
+        cancel.setToolTip("Cancel this job" if active else f"This job is {job.state}")
 
     def closeEvent(self, event) -> None:
         self._unsubscribe()

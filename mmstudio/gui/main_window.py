@@ -1,75 +1,77 @@
 """The main window: live preview beside the plan tree with score badges, the selected element's
 issues, the jobs and log, and the menus of a design session. Every action is a job on the
-session's JobManager; widgets only show what the jobs report."""
+session's JobManager; widgets only show what the jobs report.
+
+Failures never open a modal dialog: expected ones (a job failed, the project is locked by another
+process, a folder is not a project, the page could not be rendered) and unexpected exceptions
+(:meth:`MainWindow.report_exception`, installed as the hook by ``app.run``) show as a notice in
+the banner above the preview, with the full text behind "Details" and the traceback in the log.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import importlib
+import importlib.util
 import logging
+import pkgutil
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QFileDialog,
-    QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from mmstudio.gui.dialogs import HistoryDialog, NewProjectDialog, SettingsDialog
+from mmstudio.evaluate import resolve_target
+from mmstudio.gui import actions as rules
+from mmstudio.gui.commands import ProjectCommands
+from mmstudio.gui.icons import app_icon
 from mmstudio.gui.issues_panel import IssuesPanel
 from mmstudio.gui.jobs_panel import JobsPanel
-from mmstudio.gui.plan_tree import PlanTree, badge_colour
+from mmstudio.gui.notify import NotificationArea
+from mmstudio.gui.outcomes import JobOutcomes
+from mmstudio.gui.plan_tree import BadgeBar, PlanTree
 from mmstudio.gui.preview import DEVICES, Preview
+from mmstudio.gui.snapshot import ProjectSnapshot, read_snapshot
+from mmstudio.gui.welcome import Welcome
 from mmstudio.project import ProjectError
-from mmstudio.providers.settings import load_settings, save_config
-from mmstudio.report import DIMENSIONS, Report
-from mmstudio.studio.jobs import Job
+from mmstudio.report import Report
 from mmstudio.studio.session import Session
 
 log = logging.getLogger(__name__)
+_ACTIVE = ("queued", "running")
+# what a first offline generate / evaluate / refine imports beyond the window's own imports
+# (measured); imported in a worker at start-up. Not the model providers: openai alone takes
+# ~1.7 s of CPU to import, paid only by a designer who chose it.
+_PREWARM = ("playwright.async_api", "axe_playwright_python")
+_PREWARM_PACKAGES = ("mmstudio.providers.offline",)
 
 
-class BadgeBar(QWidget):
-    """Page-level pills: overall and the six dimensions (grey when absent or not evaluated)."""
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 4)
-        self.pills: dict[str, QLabel] = {}
-        for name in ("overall", *DIMENSIONS):
-            pill = QLabel(self)
-            pill.setObjectName("badge")
-            self.pills[name] = pill
-            layout.addWidget(pill)
-        layout.addStretch(1)
-        self.show_report(None)
-
-    def show_report(self, report: Report | None) -> None:
-        scores = report.scores.model_dump() if report else {}
-        for name, pill in self.pills.items():
-            value = scores.get(name)
-            pill.setText(f"{name} {'–' if value is None else format(value, '.2f')}")
-            pill.setStyleSheet(
-                f"background:{badge_colour(value).name()}; color:white; border-radius:9px;"
-                "padding:2px 10px; font-weight:600;"
-            )
+def _prewarm_modules() -> list[str]:
+    """The modules a first generate / evaluate / refine job would import on the loop."""
+    names = list(_PREWARM)
+    for package in _PREWARM_PACKAGES:
+        spec = importlib.util.find_spec(package)
+        if spec and spec.submodule_search_locations:
+            found = pkgutil.iter_modules(spec.submodule_search_locations, f"{package}.")
+            names += sorted(info.name for info in found)
+    return names
 
 
-# actions that act on an open project: disabled, with the reason as tooltip, until one is open
-_NEEDS_PROJECT = {"Export", "Undo", "Redo", "History", "Annotate", "Sketch", "Reload Preview"}
-_NO_PROJECT = "Open a project (File › Open Project) or create one (File › New from Prompt) first"
-
-
-class MainWindow(QMainWindow):
+class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
     """The app window over one :class:`Session`."""
 
     job_finished = Signal(object)
+    _browser_checked = Signal(str)  # "" when a Chromium was found, else the fix
 
     def __init__(self, session: Session | None = None) -> None:
         super().__init__()
@@ -77,25 +79,61 @@ class MainWindow(QMainWindow):
         self.site_only: Path | None = None  # a site folder opened for evaluation only
         self.report: Report | None = None
         self.selected: str | None = None
+        self.snapshot: ProjectSnapshot | None = None
+        self.browser_problem: str | None = None
+        self._job_states: dict[str, str] = {}
+        self._refreshing: asyncio.Task | None = None
+        self.dialog: QDialog | None = None  # the open New / Settings / History dialog
         self.setWindowTitle("MM Studio")
+        self.setWindowIcon(app_icon())
         self.resize(1680, 1000)
+        self._build_centre()
+        self._build_docks()
+        self._build_actions()
+        self.welcome = Welcome([self.commands[n] for n in ("new", "open", "open-site")], self)
+        self.welcome.recent_chosen.connect(lambda path: self.open_project(Path(path)))
+        self.pages.insertWidget(0, self.welcome)
+        self.pages.setCurrentWidget(self.welcome)
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.fileChanged.connect(self._manifest_changed)
+        self.status = QLabel("Open a project or start a new one from a prompt")
+        self.statusBar().addPermanentWidget(self.status)
+        self.job_finished.connect(self._job_finished)
+        self._unsubscribe = self.session.jobs.subscribe(self._job_event)
+        self.state = QSettings("MM Studio", "mmstudio")
+        self._restore_state()
+        self.welcome.show_recent(self.recent_projects())
+        self._browser_checked.connect(self._browser_found)
+        threading.Thread(target=self._check_browser, daemon=True, name="find-browser").start()
+        self.update_actions()
+
+    def _build_centre(self) -> None:
         self.preview = Preview(self)
         self.preview.element_clicked.connect(self._preview_clicked)
+        self.notifications = NotificationArea(self)
         self.badges = BadgeBar(self)
+        self.page_view = QWidget(self)
+        page_column = QVBoxLayout(self.page_view)
+        page_column.setContentsMargins(0, 0, 0, 0)
+        page_column.setSpacing(0)
+        page_column.addWidget(self.badges)
+        page_column.addWidget(self.preview, stretch=1)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.page_view)
         centre = QWidget(self)
         column = QVBoxLayout(centre)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.badges)
-        column.addWidget(self.preview, stretch=1)
+        column.setSpacing(0)
+        column.addWidget(self.notifications)
+        column.addWidget(self.pages, stretch=1)
         self.setCentralWidget(centre)
+
+    def _build_docks(self) -> None:
         self.tree = PlanTree(self)
         self.tree.setMinimumWidth(320)
         self.tree.element_selected.connect(self._tree_selected)
         self.issues = IssuesPanel(self)
         self.issues.setMinimumWidth(300)
-        self.issues.refine_requested.connect(self.refine)
-        self.issues.flag_requested.connect(self.toggle_flag)
-        self.issues.refine_flagged_requested.connect(self.refine_flagged)
         self.jobs_panel = JobsPanel(self.session.jobs, self)
         self._dock("Plan", self.tree, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._dock("Issues", self.issues, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -106,21 +144,128 @@ class MainWindow(QMainWindow):
             Qt.Orientation.Horizontal,
         )
         self.resizeDocks([self.findChild(QDockWidget, "jobs-dock")], [150], Qt.Orientation.Vertical)
-        self._build_actions()
-        self.watcher = QFileSystemWatcher(self)
-        self.watcher.fileChanged.connect(self._manifest_changed)
-        self.status = QLabel("Open a project or start a new one from a prompt")
-        self.statusBar().addPermanentWidget(self.status)
-        self.job_finished.connect(self._job_finished)
-        self.session.jobs.subscribe(self._job_event)
-        self.state = QSettings("MM Studio", "mmstudio")
-        self._restore_state()
 
-    def _enable_project_actions(self) -> None:
-        has_project = self.session.project is not None
-        for action in self.project_actions:
-            action.setEnabled(has_project)
-            action.setToolTip(action.text().rstrip("…") if has_project else _NO_PROJECT)
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"{title.lower()}-dock")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+
+    def _build_actions(self) -> None:
+        slots = {
+            "new": self.new_from_prompt,
+            "open": self._choose_project,
+            "open-site": self._choose_site,
+            "export": self.export,
+            "settings": self.edit_settings,
+            "undo": self.undo,
+            "redo": self.redo,
+            "evaluate": self.evaluate,
+            "regenerate": self.generate_again,
+            "history": self.show_history,
+            "annotate": self.annotate,
+            "sketch": lambda: self.annotate(sketch=True),
+            "reload": self.preview.reload,
+            "refine-local": lambda: self.refine("local"),
+            "refine-context": lambda: self.refine("context"),
+            "refine-global": lambda: self.refine("global"),
+            "flag": self.toggle_flag,
+            "refine-flagged": self.refine_flagged,
+            "cancel-all": self.session.jobs.cancel_all,
+        }
+        self.commands = rules.build(rules.SPECS, slots, self)
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("main-toolbar")
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        menus = {
+            name: self.menuBar().addMenu(title)
+            for name, title in (
+                ("file", "&File"),
+                ("page", "&Page"),
+                ("element", "&Element"),
+                ("jobs", "&Jobs"),
+            )
+        }
+        for menu in menus.values():
+            menu.setToolTipsVisible(True)
+        for spec in rules.SPECS:
+            menus[spec.menu].addAction(self.commands[spec.name])
+            if spec.toolbar:
+                toolbar.addAction(self.commands[spec.name])
+            if spec.name in ("open-site", "settings", "redo", "reload", "refine-global"):
+                menus[spec.menu].addSeparator()
+        self.recent_menu = menus["file"].addMenu("Open Recent")
+        menus["file"].addSeparator()
+        menus["file"].addAction(QAction("&Quit", self, shortcut="Ctrl+Q", triggered=self.close))
+        menus["jobs"].addAction(self._dock_toggle("jobs-dock", "Show Jobs and Log"))
+        toolbar.addSeparator()
+        group = QActionGroup(self)
+        for name, width in DEVICES:
+            action = QAction(f"{name} {width}", self, checkable=True, checked=width == 1280)
+            action.setToolTip(f"Preview at {width} px wide")
+            action.triggered.connect(lambda _=False, w=width: self.preview.set_device_width(w))
+            group.addAction(action)
+            toolbar.addAction(action)
+        self.issues.bind(self.commands)
+        # kept for callers that list the actions needing a project
+        self.project_actions = [self.commands[n] for n in ("export", "undo", "redo", "history")]
+        self.project_actions += [self.commands[n] for n in ("annotate", "sketch")]
+
+    def _dock_toggle(self, name: str, label: str) -> QAction:
+        action = self.findChild(QDockWidget, name).toggleViewAction()
+        action.setText(label)
+        return action
+
+    # -- what works now ----------------------------------------------------------------------
+    def ui_state(self) -> rules.UiState:
+        """The state the action rules look at."""
+        snap = self.snapshot if self.session.project is not None else None
+        active = [k for k, s in self._job_states.items() if s in _ACTIVE]
+        element = bool(snap and self.selected and self.selected in snap.element_ids)
+        return rules.UiState(
+            has_project=self.session.project is not None,
+            site_only=self.site_only is not None,
+            selected=self.selected,
+            selected_is_element=element,
+            flagged=len(self.session.flagged),
+            running_jobs=len(active),
+            generating=any(k.endswith(":generate") for k in active),
+            can_undo=bool(snap and snap.can_undo),
+            can_redo=bool(snap and snap.can_redo),
+            browser_problem=self.browser_problem,
+        )
+
+    def update_actions(self) -> None:
+        """Enable each action or disable it with the reason (see :mod:`mmstudio.gui.actions`)."""
+        flagged = self.selected is not None and self.selected in self.session.flagged
+        self.commands["flag"].setText("Unflag" if flagged else "Flag")
+        self.commands["flag"].setIconText("Unflag" if flagged else "Flag")
+        rules.apply(self.commands, rules.reasons(self.ui_state()))
+
+    def _check_browser(self) -> None:
+        # off the GUI thread: finding Chromium runs `chromium --version` (60–90 ms), and the
+        # first job would otherwise import Playwright and the pipeline on the loop (~150 ms)
+        from mmstudio.render import find_browser
+
+        try:
+            problem = find_browser().problem or ""
+        except Exception as exc:  # a broken finder must not kill the thread silently
+            problem = str(exc)
+        try:
+            self._browser_checked.emit(problem)
+        except RuntimeError:  # the window was closed meanwhile
+            return
+        for module in _prewarm_modules():
+            try:
+                importlib.import_module(module)
+            except Exception:  # an optional module; the job will report it if it matters
+                log.debug("prewarm import of %s failed", module, exc_info=True)
+
+    def _browser_found(self, problem: str) -> None:
+        self.browser_problem = problem or None
+        if problem:
+            self.notify("warning", f"Rendering and scoring are unavailable: {problem}")
+        self.update_actions()
 
     # -- remembered state --------------------------------------------------------------------
     def _restore_state(self) -> None:
@@ -135,9 +280,9 @@ class MainWindow(QMainWindow):
         value = self.state.value("recent-projects") or []
         return [value] if isinstance(value, str) else list(value)
 
-    def _remember(self, root: Path) -> None:
-        recent = [str(root), *[p for p in self.recent_projects() if p != str(root)]][:8]
-        self.state.setValue("recent-projects", recent)
+    def _remember(self, root: Path, keep: bool = True) -> None:
+        others = [p for p in self.recent_projects() if p != str(root)]
+        self.state.setValue("recent-projects", ([str(root)] if keep else []) + others[:7])
         self._show_recent()
 
     def _show_recent(self) -> None:
@@ -146,6 +291,9 @@ class MainWindow(QMainWindow):
             action = self.recent_menu.addAction(path)
             action.triggered.connect(lambda _=False, p=path: self.open_project(Path(p)))
         self.recent_menu.setEnabled(bool(self.recent_projects()))
+        self.recent_menu.setToolTip("" if self.recent_projects() else "No project opened yet")
+        if hasattr(self, "welcome"):
+            self.welcome.show_recent(self.recent_projects())
 
     # compatibility accessors used by tests and the screenshot mode
     @property
@@ -160,102 +308,98 @@ class MainWindow(QMainWindow):
     def project(self):
         return self.session.project
 
-    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(f"{title.lower()}-dock")
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-
-    def _build_actions(self) -> None:
-        toolbar = self.addToolBar("Main")
-        toolbar.setObjectName("main-toolbar")
-        file_menu = self.menuBar().addMenu("&File")
-        page_menu = self.menuBar().addMenu("&Page")
-        entries = [
-            (file_menu, "New from Prompt…", QKeySequence.StandardKey.New, self.new_from_prompt),
-            (file_menu, "Open Project…", QKeySequence.StandardKey.Open, self._choose_project),
-            (file_menu, "Open Site Folder…", None, self._choose_site),
-            (file_menu, "Export…", "Ctrl+E", self.export),
-            (page_menu, "Undo", QKeySequence.StandardKey.Undo, self.undo),
-            (page_menu, "Redo", QKeySequence.StandardKey.Redo, self.redo),
-            (page_menu, "Evaluate", "Ctrl+R", self.evaluate),
-            (page_menu, "History…", "Ctrl+H", self.show_history),
-            (file_menu, "Settings…", QKeySequence.StandardKey.Preferences, self.edit_settings),
-            (page_menu, "Reload Preview", QKeySequence.StandardKey.Refresh, self.preview.reload),
-            (page_menu, "Annotate…", "Ctrl+M", self.annotate),
-            (page_menu, "Sketch…", None, lambda: self.annotate(sketch=True)),
-        ]
-        self.project_actions: list[QAction] = []
-        for menu, label, shortcut, slot in entries:
-            action = QAction(label, self)
-            if shortcut is not None:
-                action.setShortcut(shortcut)
-            action.triggered.connect(slot)
-            menu.addAction(action)
-            toolbar.addAction(action)
-            if label.rstrip("…") in _NEEDS_PROJECT:
-                self.project_actions.append(action)
-        self._enable_project_actions()
-        self.recent_menu = file_menu.addMenu("Open Recent")
-        file_menu.addSeparator()
-        file_menu.addAction(QAction("&Quit", self, shortcut="Ctrl+Q", triggered=self.close))
-        toolbar.addSeparator()
-        group = QActionGroup(self)
-        for name, width in DEVICES:
-            action = QAction(f"{name} {width}", self, checkable=True, checked=width == 1280)
-            action.triggered.connect(lambda _=False, w=width: self.preview.set_device_width(w))
-            group.addAction(action)
-            toolbar.addAction(action)
-
     # -- opening -----------------------------------------------------------------------------
-    def open_project(self, root: Path) -> None:
-        """Show the project at ``root``; a bad folder gets a one-line message, nothing else."""
+    def open_project(self, root: Path) -> bool:
+        """Show the project at ``root``; a bad folder gets a notice (and leaves the recent
+        list), nothing else. Returns whether it opened."""
         try:
             project = self.session.open(root)
-            project.read_plan()
+            snapshot = read_snapshot(project)
         except ProjectError as exc:
-            QMessageBox.warning(self, "Cannot open project", str(exc))
-            return
+            self.notify("error", f"Cannot open the project: {exc}")
+            if str(root) in self.recent_projects():
+                self._remember(root, keep=False)
+            return False
+        self._present(project, snapshot)
+        return True
+
+    async def _open_generated(self, project) -> None:
+        """Show a project a generate job just made (the session already has it open), its
+        files read off the GUI thread."""
+        snapshot = await asyncio.to_thread(read_snapshot, project)
+        if self.session.project is project:
+            self._present(project, snapshot)
+            self.notify("info", f"{project.root.name} is ready")
+
+    def _present(self, project, snapshot: ProjectSnapshot) -> None:
         self.site_only = None
+        self.selected = None
         if self.watcher.files():
             self.watcher.removePaths(self.watcher.files())
         self.watcher.addPath(str(project.root / "mmstudio.json"))
         self.setWindowTitle(f"MM Studio — {project.manifest.title}")
-        self._enable_project_actions()
         self._remember(project.root)
-        self.refresh()
+        self.pages.setCurrentWidget(self.page_view)
+        self._show(snapshot)
         self.preview.show_site(project.site_dir)
 
-    def open_site(self, folder: Path) -> None:
-        """Preview someone else's site folder and evaluate it (nothing is written into it)."""
-        self.session.project = None
-        self._enable_project_actions()
+    def open_site(self, folder: Path) -> bool:
+        """Preview someone else's site folder and evaluate it (nothing is written into it);
+        a folder with no page gets a notice. Returns whether it opened."""
+        try:
+            site_dir, page, _ = resolve_target(folder)
+        except (OSError, ValueError) as exc:
+            self.notify("error", f"Cannot open the site: {exc}")
+            return False
+        self.session.close()  # cancels the project's jobs, lets go of its writer lock
         self.site_only = folder
+        self.snapshot, self.report, self.selected = None, None, None
         self.setWindowTitle(f"MM Studio — {folder}")
-        self.preview.show_site(folder)
-        self.report = None
+        self.pages.setCurrentWidget(self.page_view)
+        self.preview.show_site(site_dir, page)
         self.tree.clear()
+        self.badges.show_report(None)
+        self.issues.show_issues(None, None)
+        self.status.setText(f"{folder} · site folder (evaluated, never changed)")
+        self.update_actions()
         from mmstudio.studio.evaluation import evaluate_path
 
         async def run(ctx):
+            ctx.progress(0.1, "rendering")
             report, _ = await evaluate_path(folder)
             return report
 
         self.session.jobs.submit("evaluate", run, slot="evaluate")
+        return True
 
     def refresh(self) -> None:
         """Re-read plan, report and history of the open project into every panel."""
         project = self.session.project
+        if project is not None:
+            self._show(read_snapshot(project))
+
+    async def refresh_async(self) -> None:
+        """:meth:`refresh` with the files and the history database read off the GUI thread."""
+        project = self.session.project
         if project is None:
             return
-        self.report = project.read_report()
-        self.tree.show_plan(project.read_plan(), self.report)
-        self.badges.show_report(self.report)
-        self.issues.show_issues(self.report, self.selected, self.selected in self.session.flagged)
+        snapshot = await asyncio.to_thread(read_snapshot, project)
+        if self.session.project is project:
+            self._show(snapshot)
+
+    def _show(self, snapshot: ProjectSnapshot) -> None:
+        self.snapshot, self.report = snapshot, snapshot.report
+        self.tree.show_plan(snapshot.plan, snapshot.report)
+        self.badges.show_report(snapshot.report)
+        self._show_issues()
         self.tree.show_flags(self.session.flagged)
-        self.issues.plot.show_versions(project.history.list())
-        head = project.manifest.head
-        self.status.setText(f"{project.root} · version {head}")
+        self.issues.plot.show_versions(snapshot.versions)
+        self.status.setText(f"{snapshot.root} · version {snapshot.head}")
+        self.update_actions()
+
+    def _show_issues(self) -> None:
+        flagged = self.selected is not None and self.selected in self.session.flagged
+        self.issues.show_issues(self.report, self.selected, flagged)
 
     def _choose_project(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open MM Studio project")
@@ -274,129 +418,35 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(200, self._reload_project)
 
     def _reload_project(self) -> None:
-        if self.session.project is not None:
-            self.refresh()
-            self.preview.reload()
-
-    # -- actions -----------------------------------------------------------------------------
-    def prefs(self) -> dict:
-        """Generation preferences: default provider, reflection rounds, assets at once."""
-        return {
-            "provider": self.state.value("provider", "offline"),
-            "rounds": int(self.state.value("rounds", 3)),
-            "concurrency": int(self.state.value("concurrency", 2)),
-        }
-
-    def new_from_prompt(self) -> None:
-        prefs = self.prefs()
-        dialog = NewProjectDialog(self)
-        dialog.provider.setCurrentText(prefs["provider"])
-        if dialog.exec():
-            prompt, provider, folder = dialog.values()
-            self.session.generate(
-                folder, prompt, provider, rounds=prefs["rounds"], concurrency=prefs["concurrency"]
-            )
-
-    def edit_settings(self) -> None:
-        """Edit provider settings (config file, never the key) and generation preferences."""
-        try:
-            settings = load_settings()
-        except ValueError as exc:
-            self.statusBar().showMessage(f"Settings: {exc}", 15_000)
-            return
-        dialog = SettingsDialog(settings, self.prefs(), self)
-        if not dialog.exec():
-            return
-        try:
-            settings, prefs = dialog.values()
-            path = save_config(settings)
-        except (ValueError, OSError) as exc:
-            self.statusBar().showMessage(f"Settings not saved: {exc}", 15_000)
-            return
-        for key, value in prefs.items():
-            self.state.setValue(key, value)
-        self.statusBar().showMessage(f"Settings saved to {path}", 10_000)
-
-    def evaluate(self) -> None:
-        if self.session.project is not None:
-            self.session.evaluate()
-        elif self.site_only is not None:
-            self.open_site(self.site_only)
-        else:
-            self.statusBar().showMessage(_NO_PROJECT, 10_000)
-
-    def export(self) -> None:
         if self.session.project is None:
             return
-        folder = QFileDialog.getSaveFileName(self, "Export the site to a new folder")[0]
-        if folder:
-            self.session.export(Path(folder))
+        if self._refreshing is not None:
+            self._refreshing.cancel()  # the latest read wins
+        self._refreshing = self._spawn(self.refresh_async())
+        self.preview.reload()
 
-    def annotate(self, sketch: bool = False):
-        """Draw over a screenshot of the page (or a blank sketch canvas) and send a feedback
-        turn; returns the capture job (None without a project)."""
-        from mmstudio.gui.annotate import open_annotator
+    def _spawn(self, coro) -> asyncio.Task | None:
+        """Run ``coro`` on the running loop (errors become notices); without a running loop
+        (a test driving the window directly) run it to completion now."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            runner = asyncio.new_event_loop()
+            try:
+                runner.run_until_complete(coro)
+                runner.run_until_complete(runner.shutdown_default_executor())
+            finally:
+                runner.close()
+            return None
+        task = loop.create_task(coro)
+        task.add_done_callback(self._task_failed)
+        return task
 
-        return open_annotator(self, sketch=sketch)
-
-    def undo(self) -> None:
-        if self.session.project is not None:
-            self.session.undo()
-
-    def redo(self) -> None:
-        if self.session.project is not None:
-            self.session.redo()
-
-    def refine(self, level: str) -> None:
-        """Refine the selected element at ``level`` (global: the page)."""
-        if self.session.project is None:
-            return
-        element = None if level == "global" else self.selected
-        self.session.refine(level, element)
-        self.statusBar().showMessage(f"Refining {element or 'the page'} ({level})…", 5000)
-
-    def toggle_flag(self) -> None:
-        if self.selected and self.session.project is not None:
-            self.session.toggle_flag(self.selected)
-            self.tree.show_flags(self.session.flagged)
-            self.issues.show_issues(
-                self.report, self.selected, self.selected in self.session.flagged
-            )
-
-    def refine_flagged(self) -> None:
-        if self.session.project is not None and self.session.flagged:
-            self.session.refine_flagged()
-            self.statusBar().showMessage(f"Refining {len(self.session.flagged)} flagged", 5000)
-
-    def show_history(self) -> None:
-        project = self.session.project
-        if project is None:
-            return
-        dialog = HistoryDialog(project.history.list(), project.manifest.head, self)
-        if dialog.exec() and dialog.chosen:
-            self.session.restore(dialog.chosen)
-
-    # -- jobs --------------------------------------------------------------------------------
-    def _job_event(self, job: Job) -> None:
-        if job.state in ("done", "failed", "cancelled"):
-            self.job_finished.emit(job)
-
-    def _job_finished(self, job: Job) -> None:
-        if job.state == "failed":
-            self.statusBar().showMessage(f"{job.kind} failed: {job.error}", 15_000)
-            return
-        if job.state != "done":
-            return
-        if job.kind == "generate":
-            self.open_project(job.result.root)
-        elif job.kind == "evaluate" and self.site_only is not None:
-            self.report = job.result
-            self.tree.show_report_elements(job.result)
-            self.badges.show_report(job.result)
-        elif job.kind in ("evaluate", "restore", "undo", "redo") or job.kind.startswith("refine"):
-            self._reload_project()
-        elif job.kind == "export":
-            self.statusBar().showMessage(f"Exported to {job.result}", 15_000)
+    def _task_failed(self, task: asyncio.Future) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self.report_exception(task.exception())  # type: ignore[arg-type]
 
     # -- selection ---------------------------------------------------------------------------
     def _preview_clicked(self, item_id: str) -> None:
@@ -405,14 +455,18 @@ class MainWindow(QMainWindow):
     def _tree_selected(self, item_id: str) -> None:
         self.selected = item_id
         self.preview.highlight(item_id)
-        self.issues.show_issues(self.report, item_id, item_id in self.session.flagged)
+        self._show_issues()
+        self.update_actions()
 
     def closeEvent(self, event) -> None:
         self.state.setValue("geometry", self.saveGeometry())
         self.state.setValue("window-state", self.saveState())
         if self.watcher.files():
             self.watcher.removePaths(self.watcher.files())
-        self.session.jobs.cancel_all()
+        self._unsubscribe()
+        if self._refreshing is not None:
+            self._refreshing.cancel()
+        self.session.close()
         self.jobs_panel.detach()
         super().closeEvent(event)
         self.preview.release()

@@ -1,19 +1,23 @@
-"""The plan tree: page → sections → elements, each row with a score badge from the report."""
+"""The plan tree: page → sections → elements, each row with a score badge from the report; and
+the page-level badge bar (overall and the six dimensions)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
+    QHBoxLayout,
     QHeaderView,
+    QLabel,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
+    QWidget,
 )
 
 from mmstudio.plan import DesignPlan
-from mmstudio.report import Report
+from mmstudio.report import DIMENSIONS, Report
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SCORE_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -140,3 +144,31 @@ class PlanTree(QTreeWidget):
 def _dark(hex_colour: str) -> bool:
     colour = QColor(hex_colour)
     return colour.lightnessF() < 0.5
+
+
+class BadgeBar(QWidget):
+    """Page-level pills: overall and the six dimensions (grey when absent or not evaluated)."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        self.pills: dict[str, QLabel] = {}
+        for name in ("overall", *DIMENSIONS):
+            pill = QLabel(self)
+            pill.setObjectName("badge")
+            self.pills[name] = pill
+            layout.addWidget(pill)
+        layout.addStretch(1)
+        self.show_report(None)
+
+    def show_report(self, report: Report | None) -> None:
+        scores = report.scores.model_dump() if report else {}
+        for name, pill in self.pills.items():
+            value = scores.get(name)
+            pill.setText(f"{name} {'–' if value is None else format(value, '.2f')}")
+            pill.setToolTip("not evaluated" if value is None else f"{name}: {value:.2f} (0–1)")
+            pill.setStyleSheet(
+                f"background:{badge_colour(value).name()}; color:white; border-radius:9px;"
+                "padding:2px 10px; font-weight:600;"
+            )

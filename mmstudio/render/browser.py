@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import functools
 import glob
+import importlib
 import logging
 import os
 import shutil
@@ -116,6 +118,15 @@ def find_browser() -> BrowserInfo:
     return BrowserInfo(None, None, None, _FIX)
 
 
+async def prewarm() -> BrowserInfo:
+    """Pay the first-use costs of rendering off the event loop: find Chromium (cached) and
+    import Playwright, each in a worker thread. Starts no browser; never raises."""
+    info = await asyncio.to_thread(find_browser)
+    with contextlib.suppress(ImportError):
+        await asyncio.to_thread(importlib.import_module, "playwright.async_api")
+    return info
+
+
 class BrowserUnavailable(RuntimeError):
     """No Chromium could be found or started; the message is a one-line fix."""
 
@@ -159,9 +170,12 @@ class BrowserPool:
         return self._browser
 
     async def _start(self) -> None:
+        # finding Chromium runs `chromium --version` and importing Playwright takes ~100 ms:
+        # both in a worker thread, so the event loop (the GUI's, under qasync) keeps ticking
+        info = self._info or await asyncio.to_thread(find_browser)
+        await asyncio.to_thread(importlib.import_module, "playwright.async_api")
         from playwright.async_api import Error, async_playwright
 
-        info = self._info or find_browser()
         if info.executable is None:
             raise BrowserUnavailable(info.problem or _FIX)
         if self._pw is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import shutil
@@ -35,7 +36,8 @@ async def evaluate_path(
         )
         return report, project
     site_dir, _, plan = resolve_target(path)
-    report = await evaluate(path, viewport_width=viewport_width, out_dir=renders_for(path))
+    out_dir = await asyncio.to_thread(renders_for, path)
+    report = await evaluate(path, viewport_width=viewport_width, out_dir=out_dir)
     if judge_settings is not None:
         report = await _judge(report, plan, site_dir, judge_settings)
     return report, None
@@ -66,8 +68,9 @@ async def evaluate_project(
 ) -> Report:
     """Render and measure the project's site against its plan (plus the model judge with
     ``judge_settings``); writes ``report.json`` — except when the evaluation itself failed
-    (``report.failed``): the previous report is kept and the failed one returned."""
-    plan = project.read_plan() if project.plan_path.exists() else None
+    (``report.failed``): the previous report is kept and the failed one returned. The plan is
+    read and the report written in a worker thread (the loop may be the GUI's)."""
+    plan = await asyncio.to_thread(_read_plan, project)
     report = await evaluate(
         project.site_dir / "index.html",
         viewport_width=viewport_width,
@@ -79,14 +82,18 @@ async def evaluate_project(
         return report
     if judge_settings is not None:
         report = await _judge(report, plan, project.site_dir, judge_settings)
-    project.write_report(report)
+    await asyncio.to_thread(project.write_report, report)
     return report
+
+
+def _read_plan(project: Project):
+    return project.read_plan() if project.plan_path.exists() else None
 
 
 async def try_evaluate_project(project: Project) -> Report | None:
     """Like :func:`evaluate_project`, but with no browser installed it logs a notice (with the
     fix) and returns None instead of a failed report."""
-    browser = find_browser()
+    browser = await asyncio.to_thread(find_browser)
     if browser.executable is None:
         log.warning("not evaluated: %s", browser.problem)
         return None

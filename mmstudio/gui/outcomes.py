@@ -1,0 +1,86 @@
+"""How the window tells the designer what happened: job outcomes (a generated project opens, a
+refine reloads the preview, an export says where it went) and failures, as non-modal notices.
+
+Expected failures — a job failed, the project is locked by another process, a folder is not a
+project, the page could not be rendered — show as one line (details behind "Details"); an
+unexpected exception is logged with its traceback (the Log tab) and shown with it as details.
+Mixed into :class:`~mmstudio.gui.main_window.MainWindow` (``self`` is the window).
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+
+from mmstudio.gui.notify import Notice, Severity
+from mmstudio.project import ProjectError
+from mmstudio.report import Report
+from mmstudio.studio.jobs import Job
+
+log = logging.getLogger("mmstudio.gui.main_window")
+_ACTIVE = ("queued", "running")
+# exceptions that are the user's situation, not a bug: shown as one line, no traceback
+EXPECTED = (ProjectError, ValueError, OSError)
+
+
+class JobOutcomes:
+    """Notices and job-outcome handling for the main window."""
+
+    def notify(self, severity: Severity, message: str, details: str = "") -> Notice:
+        """Show a non-modal notice above the preview (info hides itself; errors stay)."""
+        return self.notifications.notify(severity, message, details)
+
+    def report_exception(self, exc: BaseException) -> Notice:
+        """Log ``exc`` with its traceback (Log tab) and show it as a notice; expected errors
+        (:data:`EXPECTED`) show as one line without the traceback."""
+        text = "".join(traceback.format_exception(exc))
+        if isinstance(exc, EXPECTED):
+            log.warning("%s", exc)
+            return self.notify("error", str(exc) or type(exc).__name__)
+        log.error("unexpected error\n%s", text.rstrip())
+        return self.notify("error", f"Unexpected error: {exc or type(exc).__name__}", text)
+
+    def _job_event(self, job: Job) -> None:
+        key = f"{job.id}:{job.kind}"
+        if self._job_states.get(key) == job.state:
+            return  # progress only
+        self._job_states[key] = job.state
+        if job.state not in _ACTIVE:
+            del self._job_states[key]
+            self.job_finished.emit(job)
+        self.update_actions()
+
+    def _job_finished(self, job: Job) -> None:
+        if job.state == "failed":
+            self._job_failed(job)
+        if job.state != "done":
+            return
+        if job.kind == "generate":
+            self._spawn(self._open_generated(job.result))
+        elif job.kind == "evaluate":
+            self._evaluated(job.result)
+        elif job.kind in ("restore", "undo", "redo") or job.kind.startswith("refine"):
+            self._reload_project()
+        elif job.kind == "export":
+            self.notify("info", f"Exported to {job.result}")
+
+    def _job_failed(self, job: Job) -> None:
+        what = job.kind + (f" of {job.element}" if job.element else "")
+        details = (
+            f"job {job.id}: {job.kind}, element {job.element or 'page'}, level "
+            f"{job.level or '-'}, after {job.elapsed_s:.1f} s\n{job.error}\n\n"
+            "The Log tab of the Jobs dock has the full trace."
+        )
+        self.notify("error", f"{what.capitalize()} failed: {job.error}", details)
+
+    def _evaluated(self, report: Report) -> None:
+        if report.failed:
+            kept = "" if self.site_only else " (the previous scores are kept)"
+            self.notify("error", f"The page could not be rendered: {report.failed}{kept}")
+        if self.site_only is not None:
+            self.report = report
+            self.tree.show_report_elements(report)
+            self.badges.show_report(report)
+            self._show_issues()
+        else:
+            self._reload_project()
