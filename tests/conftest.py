@@ -3,6 +3,7 @@ first test that needs it, on the session event loop); browser tests skip when no
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,17 @@ import pytest_asyncio
 from mmstudio.render import Timeouts, find_browser, get_renderer
 
 CASES = Path(__file__).parent / "cases"
+#: set in the process that runs ONE app scenario (see tests/test_app_scenarios.py)
+APP_SCENARIO_ENV = "MMSTUDIO_APP_SCENARIO"
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """App scenarios (``@pytest.mark.app_scenario``) each run in a pytest process of their own:
+    two qasync loops in one process — one after the other, or one shared — intermittently crash
+    Qt (SIGSEGV in ``QApplication.exit`` when the second stops). The normal run leaves them to
+    tests/test_app_scenarios.py, which starts that process with ``MMSTUDIO_APP_SCENARIO=1``."""
+    if not os.environ.get(APP_SCENARIO_ENV):
+        items[:] = [item for item in items if "app_scenario" not in item.keywords]
 
 
 def _no_browser_reason() -> str | None:
@@ -33,3 +45,19 @@ async def renderer():
 def cases() -> Path:
     """The folder of deliberately broken pages (``tests/cases/<case>/index.html``)."""
     return CASES
+
+
+@pytest.fixture(scope="session")
+def qt_loop(qapp):
+    """The qasync loop on the test session's QApplication for an app scenario (one per process,
+    see :func:`pytest_collection_modifyitems`), closed at the end of the session. Tests run
+    coroutines with ``qt_loop.run_until_complete(...)`` and close what they bind to it (the
+    renderer)."""
+    import asyncio
+
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    yield loop
+    loop.close()
+    asyncio.set_event_loop(None)

@@ -150,28 +150,22 @@ def test_turns_panel_lists_requirements_with_their_status(qtbot):
     assert broken.summary.text().startswith("Cannot read the turns")
 
 
+@pytest.mark.app_scenario
 @pytest.mark.skipif(find_browser().executable is None, reason="no Chromium for Playwright")
-def test_annotate_from_the_app_sends_a_turn(qtbot, project):  # noqa: F811
-    import qasync
-
+def test_annotate_from_the_app_sends_a_turn(qtbot, qt_loop, project):  # noqa: F811
     from mmstudio.gui.main_window import MainWindow
     from mmstudio.gui.plan_tree import SCORE_ROLE
-    from mmstudio.gui.turns_panel import for_window
 
     window = MainWindow()
     qtbot.addWidget(window)
-    if getattr(window, "turns_panel", None) is None:  # until the main window hosts it
-        window.turns_panel = for_window(window)
     with qtbot.waitSignal(window.view.loadFinished, timeout=30_000):
         window.open_project(project.root)
     assert window.badges.pills["overall"].text() == "overall –"
     assert window.tree._items["sales_chart"].data(1, SCORE_ROLE) is None  # not evaluated yet
-    loop = qasync.QEventLoop(QApplication.instance())
-    asyncio.set_event_loop(loop)
+    asyncio.set_event_loop(qt_loop)
     try:
-        loop.run_until_complete(_annotate_and_send(window, qtbot))
+        qt_loop.run_until_complete(_annotate_and_send(window, qtbot))
     finally:
-        loop.close()  # stops its worker threads (asyncio.to_thread runs there)
         asyncio.set_event_loop(None)
     dialog = window.annotator
     assert dialog.requirements.item(0).text() == "pass  t1.r1: pie chart"

@@ -168,16 +168,14 @@ def test_flag_button_marks_the_tree_row(window):
     assert not window.tree._items["hero_image"].text(0).startswith("⚑")
 
 
-def test_refine_from_the_issues_dock_runs_jobs_and_updates_badges(qtbot, tmp_path):
+@pytest.mark.app_scenario
+def test_refine_from_the_issues_dock_runs_jobs_and_updates_badges(qtbot, qt_loop, tmp_path):
     """The whole loop the designer sees, in-process on a qasync loop (as test_annotate does): a
     hidden chart shows a red badge, "Context" in the issues dock runs the job (listed in the
     jobs dock), the badge turns green and the preview reloads; Undo brings the hidden chart
     back, Export writes the site, Cancel in the jobs dock cancels a job. The scenario lives in
     gui_refine_run.py, which also runs it as a process of its own (as the app runs)."""
     import importlib.util
-
-    import qasync
-    from PySide6.QtWidgets import QApplication
 
     from mmstudio.gui.main_window import MainWindow
     from mmstudio.render import find_browser
@@ -191,12 +189,10 @@ def test_refine_from_the_issues_dock_runs_jobs_and_updates_badges(qtbot, tmp_pat
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
-    loop = qasync.QEventLoop(QApplication.instance())
-    asyncio.set_event_loop(loop)
+    asyncio.set_event_loop(qt_loop)
     try:
-        seen = loop.run_until_complete(run.scenario(window, tmp_path / "p"))
+        seen = qt_loop.run_until_complete(run.scenario(window, tmp_path / "p"))
     finally:
-        loop.close()  # stops its worker threads (asyncio.to_thread runs there)
         asyncio.set_event_loop(None)
     window.close()
     assert seen["before"] == 0 and "invisible" in seen["issue"].lower()

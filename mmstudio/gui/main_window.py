@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from mmstudio.evaluate import resolve_target
 from mmstudio.gui import actions as rules
+from mmstudio.gui import bridge
 from mmstudio.gui.commands import ProjectCommands
 from mmstudio.gui.icons import app_icon
 from mmstudio.gui.issues_panel import IssuesPanel
@@ -42,6 +43,7 @@ from mmstudio.gui.outcomes import JobOutcomes
 from mmstudio.gui.plan_tree import BadgeBar, PlanTree
 from mmstudio.gui.preview import DEVICES, Preview
 from mmstudio.gui.snapshot import ProjectSnapshot, read_snapshot
+from mmstudio.gui.turns_panel import for_window as turns_panel_for
 from mmstudio.gui.welcome import Welcome
 from mmstudio.project import ProjectError
 from mmstudio.report import Report
@@ -71,7 +73,6 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
     """The app window over one :class:`Session`."""
 
     job_finished = Signal(object)
-    _browser_checked = Signal(str)  # "" when a Chromium was found, else the fix
 
     def __init__(self, session: Session | None = None) -> None:
         super().__init__()
@@ -103,7 +104,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.state = QSettings("MM Studio", "mmstudio")
         self._restore_state()
         self.welcome.show_recent(self.recent_projects())
-        self._browser_checked.connect(self._browser_found)
+        bridge.install()
         threading.Thread(target=self._check_browser, daemon=True, name="find-browser").start()
         self.update_actions()
 
@@ -138,6 +139,12 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self._dock("Plan", self.tree, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._dock("Issues", self.issues, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.turns_panel = turns_panel_for(self)
+        self._dock("Turns", self.turns_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(
+            self.findChild(QDockWidget, "issues-dock"), self.findChild(QDockWidget, "turns-dock")
+        )
+        self.findChild(QDockWidget, "issues-dock").raise_()
         self.resizeDocks(
             [self.findChild(QDockWidget, n) for n in ("plan-dock", "issues-dock")],
             [360, 340],
@@ -251,10 +258,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
             problem = find_browser().problem or ""
         except Exception as exc:  # a broken finder must not kill the thread silently
             problem = str(exc)
-        try:
-            self._browser_checked.emit(problem)
-        except RuntimeError:  # the window was closed meanwhile
-            return
+        bridge.call_soon(self, lambda window: window._browser_found(problem))
         for module in _prewarm_modules():
             try:
                 importlib.import_module(module)
@@ -395,6 +399,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.tree.show_flags(self.session.flagged)
         self.issues.plot.show_versions(snapshot.versions)
         self.status.setText(f"{snapshot.root} · version {snapshot.head}")
+        self.turns_panel.refresh()
         self.update_actions()
 
     def _show_issues(self) -> None:

@@ -83,9 +83,12 @@ class Preview(QWidget):
         """Delete the view, then the page, then the profile (call when the window closes)."""
         if self.profile is None:
             return
-        for obj in (self.view, self.page, self.profile):
-            shiboken6.delete(obj)
+        doomed = (self.view, self.page, self.profile)
+        # released first: deleting the page runs its pending JavaScript callbacks (a reload's
+        # scroll read) at once, and they must find the preview released, not a deleted view
         self.profile = None
+        for obj in doomed:
+            shiboken6.delete(obj)
 
     def show_site(self, site_dir: Path | None, page: str = "index.html") -> None:
         """Serve ``site_dir`` (only it) and load ``page``; None shows a blank page."""

@@ -14,10 +14,11 @@ from io import BytesIO
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
+from mmstudio.gui import bridge
 from mmstudio.project.versions import Version
 from mmstudio.report import DIMENSIONS
 
@@ -69,8 +70,6 @@ def render_png(series: Series, count: int, size: QSize, dpi: float = 100.0) -> b
 class ScorePlot(QLabel):
     """Overall and per-dimension scores (0–1) of each version, oldest first."""
 
-    rendered = Signal(int, bytes)  # (request number, PNG) from the worker thread
-
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("score-plot")
@@ -81,7 +80,7 @@ class ScorePlot(QLabel):
         self._count = 0
         self._request = 0
         self._drawn: tuple | None = None
-        self.rendered.connect(self._show_png)
+        bridge.install()
         self._settle = QTimer(self)
         self._settle.setSingleShot(True)
         self._settle.setInterval(150)
@@ -101,13 +100,15 @@ class ScorePlot(QLabel):
         self._drawn = key
         self._request += 1
         request, series, count = self._request, self._series, self._count
-        threading.Thread(
-            target=lambda: self.rendered.emit(request, render_png(series, count, size)),
-            name="score-plot",
-            daemon=True,
-        ).start()
 
-    def _show_png(self, request: int, png: bytes) -> None:
+        def work() -> None:
+            png = render_png(series, count, size)
+            bridge.call_soon(self, lambda plot: plot.show_png(request, png))
+
+        threading.Thread(target=work, name="score-plot", daemon=True).start()
+
+    def show_png(self, request: int, png: bytes) -> None:
+        """Show a finished render unless a newer one was requested since."""
         if request != self._request:
             return  # a newer render is on its way
         pixmap = QPixmap()
