@@ -12,6 +12,7 @@ import base64
 import copy
 import io
 import json
+import os
 import shutil
 import signal
 import socket
@@ -571,9 +572,28 @@ async def test_a_video_reply_that_is_not_a_video_stops_cleanly(tmp_path, env):  
     assert list(tmp_path.iterdir()) == []
 
 
+LEAK = "sk-test-LEAKCHECK-7f3a9c1e5b2d4a60"
+
+
+def _isolated_user_dirs(monkeypatch, root: Path) -> None:
+    """platformdirs' config, cache, state and data folders under ``root`` (so every file a run
+    writes for the user is scanned too); the config file at its platform place."""
+    monkeypatch.delenv("MMSTUDIO_CONFIG", raising=False)
+    for kind in ("CONFIG", "CACHE", "STATE", "DATA"):
+        monkeypatch.setenv(f"XDG_{kind}_HOME", str(root / kind.lower()))
+
+
 @pytest.mark.usefixtures("no_network", "clean_env")
 def test_the_api_key_is_in_no_file_a_run_writes(tmp_path, server, monkeypatch, capsys, caplog):  # noqa: F811
+    """new, evaluate (model judge), refine, feedback, export (folder and zip), history, bench
+    and a saved config, all with a recognisable key: no file any of them writes — project,
+    history.sqlite (and its WAL), report, renders, exports, bench results, the user's config
+    and cache folders — and no output or log line holds the key or a piece of it."""
+    from mmstudio.providers.settings import config_path, load_settings, save_config
+
     fast_env(monkeypatch, server)
+    monkeypatch.setenv("OPENAI_API_KEY", LEAK)
+    _isolated_user_dirs(monkeypatch, tmp_path / "user")
     # the commands run their own event loops: give them their own browser, so the session's
     # warm one (bound to the test session's loop) is neither orphaned nor closed
     monkeypatch.setattr(renderer_module, "_shared_renderer", Renderer(BrowserPool()))
@@ -583,20 +603,31 @@ def test_the_api_key_is_in_no_file_a_run_writes(tmp_path, server, monkeypatch, c
     project = tmp_path / "ember"
     new = ["new", str(project), "--provider", "openai", "--prompt", PROMPT, "--rounds", "0"]
     assert main([*new, "--no-evaluate", "--debug"]) == 0
-    assert main(["feedback", str(project), "--text", "make the title bigger"]) == 0
+    assert main(["evaluate", str(project), "--provider", "openai"]) in (0, 1)  # judge: 500s
+    assert main(["evaluate", str(project / "site")]) == 0  # screenshots in the user cache
+    assert main(["refine", str(project), "--level", "global", "--instruction", "bolder"]) == 0
+    assert main(["feedback", str(project), "--text", "make the title bigger"]) in (0, 3)
     assert main(["export", str(project), "-o", str(tmp_path / "out")]) == 0
     assert main(["export", str(project), "-o", str(tmp_path / "bundle"), "--zip"]) == 0
     assert main(["history", str(project), "--json"]) == 0
+    prompts = tmp_path / "prompts.jsonl"
+    prompts.write_text(json.dumps({"id": "p1", "prompt": PROMPT}) + "\n")
+    bench = ["bench", str(prompts), "-o", str(tmp_path / "bench"), "--provider", "openai"]
+    assert main([*bench, "--rounds", "0", "--no-evaluate", "--no-figures"]) == 0
+    saved = save_config(load_settings())
+    assert saved == config_path() and saved.is_relative_to(tmp_path / "user")
     written = [p for p in tmp_path.rglob("*") if p.is_file()]
-    assert len(written) > 20 and (tmp_path / "bundle.zip").is_file()
-    needles = (SECRET.encode(), SECRET[-12:].encode(), base64.b64encode(SECRET.encode())[:20])
+    assert (tmp_path / "bundle.zip").is_file() and (project / "history.sqlite").is_file()
+    assert any(p.is_relative_to(tmp_path / "user" / "cache") for p in written)
+    assert any(p.is_relative_to(tmp_path / "bench") for p in written) and len(written) > 40
+    needles = (LEAK.encode(), LEAK[-12:].encode(), base64.b64encode(LEAK.encode())[:20])
     for path in written:
         data = path.read_bytes()
         assert not any(n in data for n in needles), path
     out, err = capsys.readouterr()
     for text in (out, err, caplog.text):
-        assert SECRET not in text and SECRET[-12:] not in text
-    assert server.log("chat")[0].headers["authorization"] == f"Bearer {SECRET}"
+        assert LEAK not in text and LEAK[-12:] not in text
+    assert server.log("chat")[0].headers["authorization"] == f"Bearer {LEAK}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -636,6 +667,56 @@ def test_a_second_writer_is_refused_and_a_killed_holder_frees_the_project(tmp_pa
     assert main(["undo", str(project.root)]) == 0
     assert Project.open(project.root).manifest.head == first.id
     assert main(["redo", str(project.root)]) == 0  # in-process commands do not lock each other
+
+
+SECOND_APP = """
+import sys
+from pathlib import Path
+from mmstudio.project import ProjectError
+from mmstudio.studio.session import Session
+try:
+    Session().open(Path(sys.argv[1]))
+except ProjectError as exc:
+    print(exc)
+    sys.exit(1)
+print("opened")
+"""
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mmstudio", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+async def test_an_open_app_session_holds_the_project_against_other_writers(tmp_path):
+    """The app holds the writer lock while a project is open: a CLI command that changes it and
+    a second app instance get one line naming the app; readers still work; the app's own jobs
+    write; closing the project frees it."""
+    from mmstudio.studio.session import Session
+
+    project = _project_with_site(tmp_path / "p")
+    first = project.commit("first")
+    (project.site_dir / "index.html").write_text('<h1 data-mm-id="t">Bye</h1>')
+    project.commit("second")
+    session = Session()
+    session.open(project.root)
+    refused = (
+        f"p is being changed by another MM Studio process (pid {os.getpid()}: the MM Studio "
+        "app has it open); try again when it has finished"
+    )
+    undo = _cli("undo", str(project.root))
+    assert (undo.returncode, undo.stderr.strip()) == (1, f"mmstudio: error: {refused}")
+    app = subprocess.run(
+        [sys.executable, "-c", SECOND_APP, str(project.root)], capture_output=True, text=True
+    )
+    assert (app.returncode, app.stdout.strip()) == (1, refused)
+    assert _cli("history", str(project.root)).returncode == 0  # readers are never refused
+    job = await session.jobs.wait(session.undo().id)  # the app's own jobs write
+    assert job.state == "done" and session.project.manifest.head == first.id
+    session.close()
+    assert _cli("redo", str(project.root)).returncode == 0
+    assert Project.open(project.root).manifest.head != first.id
 
 
 @pytest.mark.usefixtures("no_network", "clean_env")

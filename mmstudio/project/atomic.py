@@ -1,33 +1,76 @@
 """Atomic file writes: write a temp file in the same folder, flush to disk, then rename over.
 
-A reader (or a crash) sees either the old file or the new one, never half of one.
+A reader (or a crash) sees either the old file or the new one, never half of one; a write that
+fails (a full disk) removes its temp file and raises :class:`DiskError`, whose text is one line.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
 
+DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS}
+
+
+class DiskError(OSError):
+    """The disk refused a write (full, over quota, read-only, I/O error); ``str()`` is one line
+    naming the file (not its machine path): "cannot write plan.json: no space left on device"."""
+
+    def __str__(self) -> str:
+        return f"cannot write {Path(str(self.filename)).name}: {self.strerror}"
+
+
+def disk_error(exc: OSError, path: Path) -> OSError:
+    """``exc`` as a :class:`DiskError` about ``path`` when it is a disk error, else ``exc``."""
+    if isinstance(exc, DiskError) or exc.errno not in DISK_ERRNOS:
+        return exc
+    reason = "no space left on device" if exc.errno == errno.ENOSPC else os.strerror(exc.errno)
+    return DiskError(exc.errno, reason.lower(), str(path))
+
 
 def write_bytes(path: Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically (parents created); returns ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """Write ``data`` to ``path`` atomically (parents created); returns ``path``. Raises
+    DiskError (the temp file removed, ``path`` as it was) when the disk refuses."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        prefix = f".{path.name}.{os.getpid()}-"  # the pid: recovery leaves live ones alone
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise disk_error(exc, path) from exc
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         publish(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise disk_error(exc, path) from exc
         raise
     return path
+
+
+TEMP_NAME = re.compile(r"^\..+\.(?:(\d+)-)?[a-z0-9_]{8}\.tmp$")
+
+
+def dead_temp_files(folder: Path) -> list[Path]:
+    """The temp files of atomic writes under ``folder`` that no live write of this process
+    owns: what a killed writer left behind (only call it while holding the writer lock)."""
+    own = str(os.getpid())
+    found = []
+    for path in folder.rglob(".*.tmp"):
+        match = TEMP_NAME.match(path.name)
+        if match and match.group(1) != own and path.is_file():
+            found.append(path)
+    return found
 
 
 def _read_umask() -> int:

@@ -7,6 +7,7 @@ mentions a machine path, and every local ``src``/``href`` resolves inside the fo
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -84,8 +85,12 @@ def _missing_refs(page: Path, site: Path, text: str) -> list[str]:
 def export_site(site: Path, dest: Path, *, as_zip: bool = False, overwrite: bool = False) -> Path:
     """Copy the site folder ``site`` to ``dest`` (a folder, or a ``.zip`` file when ``as_zip``).
 
-    Raises ExportError when ``site`` has no index.html, or ``dest`` exists and is not empty and
-    ``overwrite`` is False. Symlinks are not followed out of the site. Returns the written path."""
+    Raises ExportError when ``site`` has no index.html, ``dest`` exists and is not empty and
+    ``overwrite`` is False, or the disk refuses a write (then ``dest`` is as it was, or absent
+    when it was being replaced). The copy is written beside ``dest`` under a hidden
+    ``.<name>.mmstudio-partial-*`` name and renamed into place, so ``dest`` is never half
+    written; the partial copy a killed export left is removed by the next export to ``dest``.
+    Symlinks are not followed out of the site. Returns the written path."""
     if not (site / "index.html").is_file():
         raise ExportError(f"{site} has no index.html to export")
     dest = dest.expanduser().absolute()
@@ -97,15 +102,46 @@ def export_site(site: Path, dest: Path, *, as_zip: bool = False, overwrite: bool
         raise ExportError(f"{dest} overlaps the site being exported; choose a folder outside it")
     if dest.exists() and not overwrite and (dest.is_file() or any(dest.iterdir())):
         raise ExportError(f"{dest} already exists and is not empty; pass --force to replace it")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    if as_zip:
-        return _write_zip(site, dest)
-    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
-    shutil.copytree(site, staging / "site", symlinks=False, ignore=_ignore_links(site))
-    if dest.exists():
-        shutil.rmtree(dest) if dest.is_dir() else dest.unlink()
-    (staging / "site").rename(dest)
-    staging.rmdir()
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale_partials(dest)
+        return _write_zip(site, dest) if as_zip else _write_folder(site, dest)
+    except OSError as exc:
+        raise ExportError(f"cannot write {dest}: {_reason(exc)}; nothing was exported") from exc
+
+
+def _partial_prefix(dest: Path) -> str:
+    """Names of the hidden folder/file an export of ``dest`` is written into before its rename."""
+    return f".{dest.name}.mmstudio-partial-"
+
+
+def _remove_stale_partials(dest: Path) -> None:
+    """Delete what an export of ``dest`` killed before its final rename left beside it."""
+    for stale in dest.parent.glob(f"{_partial_prefix(dest)}*"):
+        shutil.rmtree(stale) if stale.is_dir() and not stale.is_symlink() else stale.unlink()
+
+
+def _reason(exc: OSError) -> str:
+    """A few words for ``exc``; a copytree Error (a list of per-file errors) gives its first."""
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list):
+        text = str(exc.args[0][0][-1]) if exc.args[0] else "copy failed"
+    else:
+        text = exc.strerror or str(exc)
+    if exc.errno == errno.ENOSPC or os.strerror(errno.ENOSPC) in text:
+        return "no space left on device"
+    return text.removeprefix(f"[Errno {exc.errno}] ").lower()
+
+
+def _write_folder(site: Path, dest: Path) -> Path:
+    """Copy into a hidden folder beside ``dest``, then rename: ``dest`` is absent or complete."""
+    staging = Path(tempfile.mkdtemp(prefix=_partial_prefix(dest), dir=dest.parent))
+    try:
+        shutil.copytree(site, staging / "site", symlinks=False, ignore=_ignore_links(site))
+        if dest.exists():
+            shutil.rmtree(dest) if dest.is_dir() else dest.unlink()
+        (staging / "site").rename(dest)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return dest
 
 
@@ -125,11 +161,15 @@ def _ignore_links(site: Path):
 
 def _write_zip(site: Path, dest: Path) -> Path:
     root = site.resolve()
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
+    fd, tmp = tempfile.mkstemp(prefix=_partial_prefix(dest), dir=dest.parent)
     os.close(fd)
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(site.rglob("*")):
-            if path.is_file() and path.resolve().is_relative_to(root):
-                archive.write(path, path.relative_to(site).as_posix())
-    atomic.publish(tmp, dest)
+    try:
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in sorted(site.rglob("*")):
+                if path.is_file() and path.resolve().is_relative_to(root):
+                    archive.write(path, path.relative_to(site).as_posix())
+        atomic.publish(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
     return dest

@@ -14,17 +14,20 @@ Invariants:
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from .store import ProjectError
+from .errors import ProjectError
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
+
+log = logging.getLogger(__name__)
 
 LOCK_FILE = ".lock"
 _held: dict[Path, tuple[int, int]] = {}  # resolved root -> (fd, depth)
@@ -63,8 +66,11 @@ def _acquire(key: Path, what: str) -> None:
                 f"{key.name} is being changed by another MM Studio process ({holder}); "
                 "try again when it has finished"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()}: {what}".encode(), 0)
+        try:  # the text only describes the holder: a full disk must not fail the lock
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()}: {what}".encode(), 0)
+        except OSError as exc:
+            log.warning("could not describe the lock holder in %s: %s", key, exc)
         _held[key] = (fd, 1)
 
 

@@ -9,9 +9,24 @@
 <project>/objects/        content-addressed blobs backing versions
 ```
 
-Invariants: every file is written atomically; a new site is built in a staging folder beside
-``site/`` and swapped in by two renames (``site`` → ``site.old``, staging → ``site``); opening a
-project finishes or undoes a swap a crash interrupted, so ``site/`` is always a complete site.
+Invariants:
+- Every file is written atomically; a new site is built in a staging folder beside ``site/`` and
+  swapped in by two renames (``site`` → ``site.old``, staging → ``site``), so ``site/`` is always a
+  complete site.
+- A version's rows name only blobs already on disk; the manifest's head names only a version
+  already in the history (blobs → row → manifest, each step durable before the next).
+- A checkout (restore, undo, redo) or a staged commit (:meth:`Project.commit_staged`) first
+  writes everything it needs into a staging folder (blobs and history row first, for a commit)
+  and then a ``checkout.json`` marker holding the new manifest; then the manifest is written
+  (the decision) and only renames follow. Opening the project rolls a marked checkout forward and
+  deletes unmarked staging folders, so a crash at any point leaves the old version or the new
+  one, never a mix; a disk error before the decision leaves the old version.
+- Recovery runs only when no other process holds the writer lock (its staging folders are live)
+  and skips the staging folders and temp files of the opening process itself; it also deletes
+  the temp files of atomic writes a killed process left (anywhere in the project, ``objects/``
+  and ``site/`` included, so none is ever committed or exported).
+- A disk error (no space, I/O, a read-only folder) becomes one ProjectError line; the project
+  keeps its last saved version and the in-memory manifest matches the one on disk.
 """
 
 from __future__ import annotations
@@ -20,7 +35,9 @@ import datetime as dt
 import hashlib
 import logging
 import os
+import re
 import shutil
+import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -29,17 +46,16 @@ from pydantic import BaseModel, ValidationError
 from mmstudio import __version__
 from mmstudio.plan import DesignPlan
 from mmstudio.project import atomic
+from mmstudio.project.errors import ProjectError, disk_reason, first_line, saving
 from mmstudio.project.versions import History, ObjectStore, Version, new_version, snapshot
 from mmstudio.report import Report
 
 log = logging.getLogger(__name__)
 
 MANIFEST = "mmstudio.json"
+CHECKOUT_MARKER = "checkout.json"  # inside a staging folder: the checkout is ready to install
 _TRACKED = ["plan.json", "report.json", "site"]
-
-
-class ProjectError(Exception):
-    """A project cannot be created, opened or changed; the message is one line for the user."""
+_ROOT_FILES = ("plan.json", "report.json")
 
 
 class Manifest(BaseModel):
@@ -54,6 +70,13 @@ class Manifest(BaseModel):
     redo: list[str] = []  # version ids undone from the head, most recent last
     created_at: str
     updated_at: str
+
+
+class _Checkout(BaseModel):
+    """``checkout.json``: the manifest a staged checkout installs and the root files it removes."""
+
+    manifest: Manifest
+    remove: list[str] = []
 
 
 def _now() -> str:
@@ -79,6 +102,7 @@ class Project:
         self.manifest = manifest
         self.objects = ObjectStore(root / "objects")
         self.history = History(root / "history.sqlite")
+        self._pending: list[Path] = []  # marked checkouts a disk error left half installed
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -104,18 +128,29 @@ class Project:
         """Make a new project folder at ``root``; raises ProjectError if ``root`` is a file or a
         non-empty folder."""
         root = check_new_root(root)
-        root.mkdir(parents=True, exist_ok=True)
+        created = not root.exists()
         now = _now()
         manifest = Manifest(
             title=title, prompt=prompt, provider=provider, created_at=now, updated_at=now
         )
-        project = cls(root, manifest)
-        project.save_manifest()
+        try:
+            with saving("the new project", "nothing was created"):
+                root.mkdir(parents=True, exist_ok=True)
+                project = cls(root, manifest)
+                project.save_manifest()
+        except BaseException:
+            if created:
+                shutil.rmtree(root, ignore_errors=True)
+            else:  # it was an empty folder: leave it empty
+                for child in list(root.iterdir()):
+                    shutil.rmtree(child) if child.is_dir() else child.unlink()
+            raise
         return project
 
     @classmethod
     def open(cls, root: Path) -> Project:
-        """Open the project at ``root``, repairing an interrupted site swap; raises ProjectError."""
+        """Open the project at ``root``, finishing or undoing whatever a crash interrupted (see
+        the module docstring); raises ProjectError."""
         root = root.expanduser().absolute()
         path = root / MANIFEST
         if not path.is_file():
@@ -123,40 +158,89 @@ class Project:
         try:
             manifest = Manifest.model_validate_json(path.read_bytes())
         except (ValidationError, ValueError) as exc:
-            raise ProjectError(f"{path} is damaged: {_first_line(exc)}") from None
-        project = cls(root, manifest)
-        project._recover()
+            raise ProjectError(f"{path} is damaged: {first_line(exc)}") from None
+        try:
+            project = cls(root, manifest)
+        except sqlite3.Error as exc:
+            raise ProjectError(f"{root / 'history.sqlite'} cannot be opened: {exc}") from None
+        project.recover()
         return project
 
+    def recover(self) -> None:
+        """Finish a checkout a crash interrupted, undo a half-done site swap and delete dead
+        staging folders — unless another process holds the writer lock (it may be using them).
+        A disk error while recovering is logged; the next open tries again."""
+        from mmstudio.project.lock import writer_lock
+
+        try:
+            with writer_lock(self.root, "opening the project"):
+                self._recover()
+        except ProjectError:
+            log.info("%s is being changed by another process; recovery skipped", self.root)
+        except OSError as exc:
+            log.warning("could not finish recovering %s: %s", self.root, disk_reason(exc))
+
     def _recover(self) -> None:
+        for staging in sorted(self.root.glob(".staging-*")):
+            if (staging / CHECKOUT_MARKER).is_file():  # decided: roll forward (idempotent)
+                log.warning("finishing a checkout interrupted in %s", self.root)
+                self._finish_checkout(staging)
         old = self.root / "site.old"
         if old.is_dir() and not self.site_dir.exists():
             log.warning("restoring %s after an interrupted site swap", self.site_dir)
             old.rename(self.site_dir)
         shutil.rmtree(old, ignore_errors=True)
+        own = re.compile(rf"^\.staging-(?:[a-z]+-)?{os.getpid()}-")
         for staging in self.root.glob(".staging-*"):
-            shutil.rmtree(staging, ignore_errors=True)
+            if not own.match(staging.name):  # this process's own may be in use
+                shutil.rmtree(staging, ignore_errors=True)
+        for temp in atomic.dead_temp_files(self.root):  # a killed atomic write's temp file
+            log.warning("removing %s left by an interrupted write", temp.relative_to(self.root))
+            temp.unlink(missing_ok=True)
 
     def save_manifest(self) -> None:
+        """Write the manifest as it is in memory (atomically)."""
         self.manifest.updated_at = _now()
         atomic.write_text(self.root / MANIFEST, self.manifest.model_dump_json(indent=2) + "\n")
 
+    def _save_head(self, head: str | None, redo: list[str]) -> None:
+        """Write a manifest with ``head`` and ``redo``; the one in memory changes only once the
+        file is on disk, so a failed write leaves both as they were."""
+        update = {"head": head, "redo": redo, "updated_at": _now()}
+        manifest = self.manifest.model_copy(update=update)
+        atomic.write_text(self.root / MANIFEST, manifest.model_dump_json(indent=2) + "\n")
+        self.manifest = manifest
+
     # -- content ---------------------------------------------------------------------------
     def staging_dir(self) -> Path:
-        """A fresh folder inside the project to build a site in before :meth:`install_site`."""
-        return Path(tempfile.mkdtemp(prefix=".staging-", dir=self.root))
+        """A fresh folder inside the project to build a site in before :meth:`install_site`
+        (named after this process, so that its recovery never deletes a live one)."""
+        return Path(tempfile.mkdtemp(prefix=f".staging-{os.getpid()}-", dir=self.root))
 
     def install_site(self, staged_site: Path) -> None:
-        """Make ``staged_site`` the project's ``site/`` (two renames; see the module docstring)."""
+        """Make ``staged_site`` the project's ``site/`` (two renames; see the module docstring)
+        and delete the staging folder holding it, installed or not; raises ProjectError on a
+        disk error (the old site stays)."""
+        holder = staged_site.parent
+        try:
+            with saving("the site"):
+                self._swap_site(staged_site)
+        finally:
+            if holder.parent == self.root and holder.name.startswith(".staging-"):
+                shutil.rmtree(holder, ignore_errors=True)
+
+    def _swap_site(self, staged_site: Path) -> None:
         old = self.root / "site.old"
         shutil.rmtree(old, ignore_errors=True)
         if self.site_dir.exists():
             self.site_dir.rename(old)
-        staged_site.rename(self.site_dir)
+        try:
+            staged_site.rename(self.site_dir)
+        except BaseException:
+            if old.is_dir() and not self.site_dir.exists():
+                old.rename(self.site_dir)
+            raise
         shutil.rmtree(old, ignore_errors=True)
-        holder = staged_site.parent
-        if holder.parent == self.root and holder.name.startswith(".staging-"):
-            shutil.rmtree(holder, ignore_errors=True)
 
     def read_plan(self) -> DesignPlan:
         """The current plan; raises ProjectError if missing or invalid."""
@@ -165,10 +249,12 @@ class Project:
         except FileNotFoundError:
             raise ProjectError(f"{self.root} has no plan.json yet") from None
         except (ValidationError, ValueError) as exc:
-            raise ProjectError(f"{self.plan_path} is invalid: {_first_line(exc)}") from None
+            raise ProjectError(f"{self.plan_path} is invalid: {first_line(exc)}") from None
 
     def write_plan(self, plan: DesignPlan) -> None:
-        atomic.write_text(self.plan_path, plan.model_dump_json(indent=2) + "\n")
+        """Write ``plan.json`` atomically; raises ProjectError on a disk error."""
+        with saving("the plan"):
+            atomic.write_text(self.plan_path, plan.model_dump_json(indent=2) + "\n")
 
     def read_report(self) -> Report | None:
         """The latest report, or None if the project was never evaluated (or it is damaged)."""
@@ -178,7 +264,9 @@ class Project:
             return None
 
     def write_report(self, report: Report) -> None:
-        atomic.write_text(self.report_path, report.model_dump_json(indent=2) + "\n")
+        """Write ``report.json`` atomically; raises ProjectError on a disk error."""
+        with saving("the report"):
+            atomic.write_text(self.report_path, report.model_dump_json(indent=2) + "\n")
 
     # -- versions --------------------------------------------------------------------------
     def commit(
@@ -190,16 +278,19 @@ class Project:
         level: str | None = None,
     ) -> Version:
         """Record the current plan, report and site as a version and make it the head (tagged
-        with the job, element and level that made it); clears the redo stack."""
-        files = snapshot(self.root, self.objects, [t for t in _TRACKED if (self.root / t).exists()])
-        report = self.read_report()
-        scores = report.scores.model_dump() if report else {}
-        tags = {"job": job, "element": element, "level": level}
-        version = new_version(files, self.manifest.head, summary, scores, **tags)
-        self.history.add(version)
-        self.manifest.head = version.id
-        self.manifest.redo = []
-        self.save_manifest()
+        with the job, element and level that made it); clears the redo stack. Raises
+        ProjectError on a disk error (blobs already written stay, unreferenced; no row or head
+        names a missing blob)."""
+        with saving("the version"):
+            self._finish_pending()
+            tracked = [t for t in _TRACKED if (self.root / t).exists()]
+            files = snapshot(self.root, self.objects, tracked)
+            report = self.read_report()
+            scores = report.scores.model_dump() if report else {}
+            tags = {"job": job, "element": element, "level": level}
+            version = new_version(files, self.manifest.head, summary, scores, **tags)
+            self.history.add(version)
+            self._save_head(version.id, [])
         return version
 
     def undo(self) -> Version:
@@ -212,59 +303,129 @@ class Project:
             parent = None
         if not parent:
             raise ProjectError("nothing to undo: the current version is the first one")
-        version = self._checkout(parent)
-        self.manifest.redo = [*self.manifest.redo, head]
-        self.save_manifest()
-        return version
+        return self._checkout(parent, [*self.manifest.redo, head])
 
     def redo(self) -> Version:
         """Move the head forward to the version last undone; raises ProjectError when none."""
         if not self.manifest.redo:
             raise ProjectError("nothing to redo")
         *rest, target = self.manifest.redo
-        version = self._checkout(target)
-        self.manifest.redo = rest
-        self.save_manifest()
-        return version
+        return self._checkout(target, rest)
 
     def restore(self, version_id: str) -> Version:
         """Make version ``version_id`` (a unique prefix) current again, byte for byte; raises
-        ProjectError for an unknown id or a missing/corrupted blob (the project is unchanged).
-        A restore starts a new branch: the redo stack is cleared."""
-        version = self._checkout(version_id)
-        self.manifest.redo = []
-        self.save_manifest()
-        return version
+        ProjectError for an unknown id, a missing/corrupted blob or a disk error (the project is
+        unchanged). A restore starts a new branch: the redo stack is cleared."""
+        return self._checkout(version_id, [])
 
-    def _checkout(self, version_id: str) -> Version:
-        """Put version ``version_id`` back and verify every restored file against its hash."""
+    def _checkout(self, version_id: str, redo: list[str]) -> Version:
+        """Put version ``version_id`` back (redo stack ``redo``), verified against its hashes:
+        stage every file and the new manifest, then rename them in (module docstring)."""
         try:
             version = self.history.get(version_id)
             blobs = {path: self.objects.get(digest) for path, digest in version.files.items()}
-        except (KeyError, FileNotFoundError, ValueError) as exc:
-            raise ProjectError(f"cannot restore {version_id}: {_first_line(exc)}") from None
-        staging = self.staging_dir()
-        for path, data in blobs.items():
-            if path.startswith("site/"):
-                atomic.write_bytes(staging / path, data)
-        self._verify(staging, {p: d for p, d in version.files.items() if p.startswith("site/")})
-        self.install_site(staging / "site")
-        for name in ("plan.json", "report.json"):
-            if name in blobs:
-                atomic.write_bytes(self.root / name, blobs[name])
-            else:
-                (self.root / name).unlink(missing_ok=True)
-        self.manifest.head = version.id
-        self.save_manifest()
+        except (KeyError, FileNotFoundError, ValueError, sqlite3.Error) as exc:
+            raise ProjectError(f"cannot restore {version_id}: {first_line(exc)}") from None
+        with saving(f"version {version.id}"):
+            self._finish_pending()
+            staging = self.staging_dir()
+            try:
+                for path, data in blobs.items():
+                    atomic.write_bytes(staging / path, data)
+                self._verify(staging, version.files)
+            except BaseException:
+                shutil.rmtree(staging, ignore_errors=True)
+                raise
+            remove = [name for name in _ROOT_FILES if name not in blobs]
+            self._install_staged(staging, version.id, redo, remove)
         return version
 
+    def commit_staged(
+        self,
+        staging: Path,
+        summary: str,
+        *,
+        job: str | None = None,
+        element: str | None = None,
+        level: str | None = None,
+    ) -> Version:
+        """Install and commit, as ONE step, a change built in ``staging`` (a folder from
+        :meth:`staging_dir` holding a complete ``site/`` and, where they change, ``plan.json``
+        and ``report.json``): a crash or a full disk at any point leaves the old version (site,
+        plan, report and head) or the new one, never a site without its version. ``staging`` is
+        consumed. Raises ProjectError on a disk error."""
+        with saving("the version"):
+            try:
+                self._finish_pending()
+                for name in _ROOT_FILES:  # unchanged ones: the current file (a hard link)
+                    if not (staging / name).exists() and (self.root / name).is_file():
+                        _link_or_copy(self.root / name, staging / name)
+                tracked = [t for t in _TRACKED if (staging / t).exists()]
+                files = snapshot(staging, self.objects, tracked)
+                report = _read_report(staging / "report.json")
+                scores = report.scores.model_dump() if report else {}
+                tags = {"job": job, "element": element, "level": level}
+                version = new_version(files, self.manifest.head, summary, scores, **tags)
+                self.history.add(version)
+            except BaseException:
+                shutil.rmtree(staging, ignore_errors=True)
+                raise
+            self._install_staged(staging, version.id, [], [])
+        return version
+
+    def _install_staged(self, staging: Path, head: str, redo: list[str], remove: list[str]) -> None:
+        """Mark ``staging`` with the new manifest, write the manifest (the decision: before it
+        the old version stands, after it only renames remain — finished here, or by the next
+        open after a crash) and rename the staged files in; ``remove``: root files to delete."""
+        manifest = self.manifest.model_copy(
+            update={"head": head, "redo": redo, "updated_at": _now()}
+        )
+        try:
+            marker = _Checkout(manifest=manifest, remove=remove)
+            atomic.write_text(staging / CHECKOUT_MARKER, marker.model_dump_json())
+            atomic.write_text(self.root / MANIFEST, manifest.model_dump_json(indent=2) + "\n")
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        self.manifest = manifest
+        self._pending.append(staging)
+        try:
+            self._finish_pending()
+        except OSError:  # a rename refused: try once more before giving up
+            self._finish_pending()
+
+    def _finish_pending(self) -> None:
+        while self._pending:
+            self._finish_checkout(self._pending[0], write_manifest=False)
+            self._pending.pop(0)
+
+    def _finish_checkout(self, staging: Path, *, write_manifest: bool = True) -> None:
+        """Install a marked staging folder (idempotent: a step already done is skipped; a folder
+        already finished and removed is nothing to do)."""
+        try:
+            marker = _Checkout.model_validate_json((staging / CHECKOUT_MARKER).read_bytes())
+        except FileNotFoundError:
+            return
+        if write_manifest:
+            text = marker.manifest.model_dump_json(indent=2) + "\n"
+            atomic.write_text(self.root / MANIFEST, text)
+            self.manifest = marker.manifest
+        if (staging / "site").is_dir():
+            self._swap_site(staging / "site")
+        for name in _ROOT_FILES:
+            if (staging / name).exists():
+                os.replace(staging / name, self.root / name)
+            elif name in marker.remove:
+                (self.root / name).unlink(missing_ok=True)
+        (staging / CHECKOUT_MARKER).unlink()
+        shutil.rmtree(staging, ignore_errors=True)
+
     def _verify(self, staging: Path, files: dict[str, str]) -> None:
-        """Raise ProjectError (removing ``staging``) unless ``staging`` holds exactly ``files``."""
+        """Raise ProjectError unless ``staging`` holds exactly ``files``."""
         found = {p.relative_to(staging).as_posix(): p for p in staging.rglob("*") if p.is_file()}
         bad = sorted(set(found) ^ set(files))
         bad += [p for p, d in files.items() if p in found and _sha256(found[p]) != d]
         if bad:
-            shutil.rmtree(staging, ignore_errors=True)
             raise ProjectError(f"restore did not reproduce {bad[0]}; the project is unchanged")
 
     def summary(self) -> dict:
@@ -279,16 +440,19 @@ class Project:
         }
 
 
+def _link_or_copy(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError:  # a file system without hard links
+        shutil.copy2(source, target)
+
+
+def _read_report(path: Path) -> Report | None:
+    try:
+        return Report.model_validate_json(path.read_bytes())
+    except (FileNotFoundError, ValidationError, ValueError):
+        return None
+
+
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _first_line(exc: BaseException) -> str:
-    if isinstance(exc, ValidationError) and exc.errors():
-        # "where: what", never pydantic's echo of the (possibly huge) input or its help URL
-        first = exc.errors(include_url=False, include_input=False)[0]
-        where = ".".join(str(part) for part in first["loc"])
-        return f"{where}: {first['msg']}" if where else first["msg"]
-    text = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc)
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[0] if lines else type(exc).__name__

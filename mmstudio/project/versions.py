@@ -12,6 +12,7 @@ files exist. ``attempts`` records refinements that were rejected or reverted (ne
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import sqlite3
@@ -133,42 +134,58 @@ class History:
         with closing(sqlite3.connect(self.db_path, timeout=10)) as db, db:
             yield db
 
-    def add(self, version: Version) -> None:
-        """Record ``version`` unless a version with the same id exists."""
+    def _insert(self, sql: str, params: tuple) -> None:
+        """Run one INSERT in its own transaction; a full disk (or an I/O error) becomes a
+        :class:`~mmstudio.project.atomic.DiskError` and the transaction is rolled back."""
+        try:
+            self._execute(sql, params)
+        except sqlite3.OperationalError as exc:
+            text = str(exc)
+            if "full" in text:
+                reason = "no space left on device"
+                raise atomic.DiskError(errno.ENOSPC, reason, self.db_path) from exc
+            if "disk I/O" in text:
+                raise atomic.DiskError(errno.EIO, "input/output error", self.db_path) from exc
+            raise
+
+    def _execute(self, sql: str, params: tuple) -> None:
         with self._connect() as db:
-            db.execute(
-                "INSERT OR IGNORE INTO versions (id, parent, created_at, summary, files, scores,"
-                " job, element, level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    version.id,
-                    version.parent,
-                    version.created_at,
-                    version.summary,
-                    json.dumps(version.files, sort_keys=True),
-                    json.dumps(version.scores),
-                    version.job,
-                    version.element,
-                    version.level,
-                ),
-            )
+            db.execute(sql, params)
+
+    def add(self, version: Version) -> None:
+        """Record ``version`` unless a version with the same id exists; raises DiskError."""
+        self._insert(
+            "INSERT OR IGNORE INTO versions (id, parent, created_at, summary, files, scores,"
+            " job, element, level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                version.id,
+                version.parent,
+                version.created_at,
+                version.summary,
+                json.dumps(version.files, sort_keys=True),
+                json.dumps(version.scores),
+                version.job,
+                version.element,
+                version.level,
+            ),
+        )
 
     def add_attempt(self, attempt: Attempt) -> None:
-        """Record one refinement attempt (accepted, rejected or reverted)."""
-        with self._connect() as db:
-            db.execute(
-                "INSERT INTO attempts (created_at, job, element, level, codes, outcome, reason,"
-                " version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    attempt.created_at,
-                    attempt.job,
-                    attempt.element,
-                    attempt.level,
-                    json.dumps(attempt.codes),
-                    attempt.outcome,
-                    attempt.reason,
-                    attempt.version,
-                ),
-            )
+        """Record one refinement attempt (accepted, rejected or reverted); raises DiskError."""
+        self._insert(
+            "INSERT INTO attempts (created_at, job, element, level, codes, outcome, reason,"
+            " version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                attempt.created_at,
+                attempt.job,
+                attempt.element,
+                attempt.level,
+                json.dumps(attempt.codes),
+                attempt.outcome,
+                attempt.reason,
+                attempt.version,
+            ),
+        )
 
     def attempts(self) -> list[Attempt]:
         """Every recorded attempt, oldest first."""
@@ -227,6 +244,8 @@ def snapshot(root: Path, store: ObjectStore, tracked: list[str]) -> dict[str, st
         paths = sorted(p for p in top.rglob("*") if p.is_file()) if top.is_dir() else [top]
         for path in paths:
             # a link out of the project (an imported site's) is never read into its history
+            if atomic.TEMP_NAME.match(path.name):  # an atomic write under way or interrupted
+                continue
             if path.is_file() and path.resolve().is_relative_to(inside):
                 files[path.relative_to(root).as_posix()] = store.put_file(path)
     return files

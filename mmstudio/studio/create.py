@@ -1,12 +1,16 @@
 """Creating a project from a prompt: plan, build the site, install it, evaluate, commit.
 
 The site is built in a hidden folder beside the project and the project folder is created only
-once the site is complete, so a failed or cancelled run leaves no half-made project behind.
+once the site is complete; until its first version is committed, a failure or a cancellation
+removes it again, so a failed or cancelled run leaves no half-made project behind (a run killed
+in that short window leaves a project without a version, which opens and can be deleted). From
+its creation on, the run holds the project's writer lock.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import tempfile
 import time
@@ -16,6 +20,8 @@ from pathlib import Path
 from mmstudio.pipeline.generate import ProgressCallback, build_site, no_progress, plan_page
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project, ProjectError
+from mmstudio.project.errors import saving
+from mmstudio.project.lock import writer_lock
 from mmstudio.project.store import check_new_root
 from mmstudio.providers.base import Designer
 from mmstudio.providers.registry import get_designer
@@ -111,19 +117,78 @@ async def _generate(
     progress("plan", 1, 1, f"{len(plan.sections)} sections, {len(list(plan.elements()))} assets")
     try:
         root.parent.mkdir(parents=True, exist_ok=True)
-        workspace = Path(tempfile.mkdtemp(prefix=f".{root.name}.building-", dir=root.parent))
+        _remove_dead_workspaces(root)
+        prefix = f".{root.name}.building-{os.getpid()}-"
+        workspace = Path(tempfile.mkdtemp(prefix=prefix, dir=root.parent))
+        _live_workspaces.add(workspace)
     except OSError as exc:
         raise ProjectError(f"cannot create a project in {root.parent}: {exc.strerror}") from None
+    timings = {"plan": round(plan_seconds, 3)}
+    project: Project | None = None
     try:
         site = workspace / "site"
         site.mkdir()
-        build = await build_site(plan, designer, site, concurrency=concurrency, progress=progress)
+        with saving(f"the new site in {root.parent}", "nothing was created", disk_only=True):
+            build = await build_site(
+                plan, designer, site, concurrency=concurrency, progress=progress
+            )
+        timings.update(build.timings)
         project = Project.create(root, prompt=prompt, provider=designer.name, title=plan.title)
-        project.install_site(site)
-        project.write_plan(plan)
+        with writer_lock(project.root, "mmstudio new"):
+            await _first_version(project, site, plan, evaluate, progress, timings)
+            project_done = project
+            project = None  # committed: from here on the project stays, whatever happens
+            reflection = None
+            if evaluate and rounds > 0 and project_done.read_report() is not None:
+                reflection = await _reflect(project_done, rounds, progress, timings)
+                plan = project_done.read_plan()
+    except BaseException:
+        if project is not None:  # created but never committed: leave nothing half-made
+            shutil.rmtree(project.root, ignore_errors=True)
+        raise
     finally:
         shutil.rmtree(workspace, ignore_errors=True)
-    timings = {"plan": round(plan_seconds, 3), **build.timings}
+        _live_workspaces.discard(workspace)
+    timings["total"] = round(time.perf_counter() - started, 3)
+    return NewProject(project=project_done, plan=plan, timings=timings, reflection=reflection)
+
+
+_live_workspaces: set[Path] = set()  # building folders of this process's running generations
+
+
+def _remove_dead_workspaces(root: Path) -> None:
+    """Delete the building folders of ``root`` left beside it by runs that were killed
+    (``.<name>.building-<pid>-*`` whose process is gone) or by this process's failed runs (an
+    asset thread still writing when its run failed can recreate a folder after its cleanup)."""
+    for folder in root.parent.glob(f".{root.name}.building-*"):
+        pid = folder.name.removeprefix(f".{root.name}.building-").split("-")[0]
+        own = pid == str(os.getpid()) and folder not in _live_workspaces
+        if pid.isdigit() and (own or not _alive(int(pid))):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+async def _first_version(
+    project: Project,
+    site: Path,
+    plan: DesignPlan,
+    evaluate: bool,
+    progress: ProgressCallback,
+    timings: dict[str, float],
+) -> None:
+    """Install the built ``site`` and ``plan`` in the new project, evaluate it (``report.json``)
+    and commit the first version."""
+    project.install_site(site)
+    project.write_plan(plan)
     if evaluate:
         progress("evaluate", 0, 1, "rendering and scoring the page")
         t0 = time.perf_counter()
@@ -131,13 +196,9 @@ async def _generate(
         timings["evaluate"] = round(time.perf_counter() - t0, 3)
         overall = report.scores.overall if report else None
         progress("evaluate", 1, 1, "not evaluated" if report is None else f"overall {overall}")
+    progress("commit", 0, 1, "saving the first version")
     project.commit("Generated from the prompt", job="generate")
-    reflection = None
-    if evaluate and rounds > 0 and project.read_report() is not None:
-        reflection = await _reflect(project, rounds, progress, timings)
-        plan = project.read_plan()
-    timings["total"] = round(time.perf_counter() - started, 3)
-    return NewProject(project=project, plan=plan, timings=timings, reflection=reflection)
+    progress("commit", 1, 1, "saved")
 
 
 async def _reflect(project: Project, rounds: int, progress, timings: dict) -> dict:

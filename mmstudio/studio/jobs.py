@@ -10,7 +10,8 @@ Invariants:
 - The latest request for the same ``slot`` wins: submitting a job with a slot cancels the older
   queued or running job of that slot (a newer evaluation replaces a stale one).
 - Only cancellations the manager asked for become ``cancelled``; cancelling a job never cancels
-  another one.
+  another one. A cancelled job keeps the stage it was in (``stage``; ``message`` says
+  "cancelled during <stage>"), so the designer sees where it stopped.
 - Listeners get a copy of the job's public state after each change (queued, started, progress,
   finished), on the event loop's thread.
 """
@@ -32,7 +33,9 @@ JobState = Literal["queued", "running", "done", "failed", "cancelled"]
 
 @dataclass
 class Job:
-    """Public state of a job: ``progress`` 0–1, times in s since the epoch, ``error`` one line."""
+    """Public state of a job: ``progress`` 0–1, ``stage`` the pipeline stage it last reported
+    (plan, assets, evaluate, reflect, refine, commit …), times in s since the epoch, ``error``
+    one line."""
 
     id: str
     kind: str
@@ -41,11 +44,24 @@ class Job:
     state: JobState = "queued"
     progress: float = 0.0
     message: str = ""
+    stage: str | None = None
     created_at: float = field(default_factory=time.time)
     started_at: float | None = None
     finished_at: float | None = None
     error: str | None = None
     result: Any = None
+
+    @property
+    def outcome(self) -> str:
+        """One line for a jobs list: "running", "done", "failed: <error>", "cancelled during
+        <stage>"."""
+        if self.state == "failed":
+            return f"failed: {self.error}"
+        if self.state == "cancelled":
+            if self.stage:
+                return f"cancelled during {self.stage}"
+            return "cancelled" if self.started_at else "cancelled before it started"
+        return self.state
 
     @property
     def elapsed_s(self) -> float:
@@ -55,15 +71,16 @@ class Job:
 
 
 class JobContext:
-    """Handed to a running job: report progress (0–1) and a short message."""
+    """Handed to a running job: report progress (0–1), a short message and the stage."""
 
     def __init__(self, manager: JobManager, job: Job) -> None:
         self._manager = manager
         self.job = job
 
-    def progress(self, fraction: float, message: str = "") -> None:
+    def progress(self, fraction: float, message: str = "", stage: str | None = None) -> None:
         self.job.progress = max(0.0, min(1.0, fraction))
         self.job.message = message or self.job.message
+        self.job.stage = stage or self.job.stage
         self._manager._notify(self.job)
 
 
@@ -186,6 +203,7 @@ class JobManager:
             if job.id not in self._cancel_requested:
                 raise
             job.state = "cancelled"
+            job.message = job.outcome
         except Exception as exc:  # a failed job is an outcome, never a crash of the app
             log.warning("job %s (%s) failed: %s", job.id, job.kind, exc, exc_info=True)
             job.state, job.error = "failed", (str(exc).splitlines() or [type(exc).__name__])[0]

@@ -8,6 +8,8 @@ Invariants:
   changes are committed as versions tagged with job, element and level; reverted and rejected
   attempts are recorded with their reason. A refiner that raises becomes a failed job and a
   ``failed`` attempt, never an unhandled exception.
+- Creating a service when no other service of this process is working on the project removes
+  this process's dead trial folders there (see :func:`_remove_dead_trials`).
 - The loop keeps the best version seen: if the last round left the page worse than an earlier
   version, that version is restored at the end.
 """
@@ -16,7 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import shutil
 import time
+import weakref
 from pathlib import Path
 
 from mmstudio.project import Project
@@ -41,6 +46,24 @@ from mmstudio.studio.jobs import Job, JobContext, JobManager
 log = logging.getLogger(__name__)
 
 
+_services: dict[Path, weakref.WeakSet[RefineService]] = {}  # project root → live services
+
+
+def _busy(root: Path) -> bool:
+    """Whether a live service of this process has an unfinished job on the project ``root``."""
+    services = list(_services.get(root, ()))
+    return any(j.state in ("queued", "running") for s in services for j in s.jobs.jobs.values())
+
+
+def _remove_dead_trials(root: Path) -> None:
+    """Delete this process's trial folders in ``root`` when none of its services is working on
+    the project: a trial whose preparation was cancelled or hit a full disk is not removed by
+    the editor, and a new editor's trial names (counted from 1) would collide with it."""
+    for trial in root.glob(f".staging-trial-{os.getpid()}-*"):
+        log.info("removing %s left by a cancelled refinement", trial.name)
+        shutil.rmtree(trial, ignore_errors=True)
+
+
 class RefineService:
     """Refinement of one open project; share one per project (it owns the project's editor)."""
 
@@ -53,6 +76,10 @@ class RefineService:
     ) -> None:
         self.project = project
         self.jobs = jobs or JobManager()
+        key = project.root.resolve()
+        if not _busy(key):
+            _remove_dead_trials(project.root)
+        _services.setdefault(key, weakref.WeakSet()).add(self)
         self.editor = SiteEditor(project, evaluator)
         self.refiners = refiners or RuleRefiners()  # the offline rules unless told otherwise
 

@@ -3,17 +3,27 @@
 The desktop app (and any other front end) calls these methods and listens to the JobManager's
 events; it never touches project files itself. Each method returns the submitted
 :class:`~mmstudio.studio.jobs.Job` at once; the work runs on the current event loop.
+
+Invariants:
+- While a project is open the session holds its writer lock
+  (:func:`~mmstudio.project.lock.writer_lock`), so every job the app runs on it — generate,
+  evaluate, refine, feedback, undo, redo, restore — writes under that lock. A second app or a
+  CLI command that changes the project is refused with one line naming this process; opening a
+  project another process is changing raises ProjectError with that line (and the previously
+  open project stays open). :meth:`close` (or opening another project) releases it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from pathlib import Path
 
 from mmstudio.pipeline.generate import ProgressCallback
 from mmstudio.project import Project
 from mmstudio.project.export import export_site
+from mmstudio.project.lock import writer_lock
 from mmstudio.report import Level
 from mmstudio.studio.create import new_project
 from mmstudio.studio.evaluation import evaluate_project
@@ -25,9 +35,16 @@ log = logging.getLogger(__name__)
 
 def _progress(ctx: JobContext) -> ProgressCallback:
     def report(stage: str, done: int, total: int, detail: str) -> None:
-        ctx.progress(done / total if total else 0.0, f"{stage}: {detail}")
+        ctx.progress(done / total if total else 0.0, f"{stage}: {detail}", stage=stage)
 
     return report
+
+
+def _take_lock(root: Path) -> contextlib.ExitStack:
+    """The project's writer lock, held until the returned stack is closed; raises ProjectError."""
+    lock = contextlib.ExitStack()
+    lock.enter_context(writer_lock(root, "the MM Studio app has it open"))
+    return lock
 
 
 class Session:
@@ -39,20 +56,41 @@ class Session:
         self.flagged: set[str] = set()
         self._refiner: RefineService | None = None
         self._tasks: set[asyncio.Task] = set()
+        self._lock: contextlib.ExitStack | None = None  # the open project's writer lock
 
     def open(self, root: Path) -> Project:
-        """Open the project at ``root`` (cancelling the jobs of the previous one); raises
-        ProjectError."""
+        """Open the project at ``root`` (cancelling the jobs of the previous one) and hold its
+        writer lock; raises ProjectError (one line, naming the holder when another process is
+        changing it)."""
         project = Project.open(root)
+        lock = _take_lock(project.root)
         self.jobs.cancel_all()
-        self._set_project(project)
+        self._set_project(project, lock)
         return project
 
-    def _set_project(self, project: Project) -> None:
+    def close(self) -> None:
+        """Cancel the open project's jobs and release its writer lock (closing the window or
+        showing a plain site folder)."""
+        self.jobs.cancel_all()
+        self.project, self._refiner = None, None
+        self.flagged.clear()
+        self._release()
+
+    def _set_project(self, project: Project, lock: contextlib.ExitStack | None = None) -> None:
+        """Make ``project`` the open one; its lock is taken before the previous one is let go,
+        so a refused lock (ProjectError) changes nothing."""
+        lock = lock or _take_lock(project.root)
+        self._release()
+        self._lock = lock
         if self.project is None or self.project.root != project.root:
             self.flagged.clear()
         self.project = project
         self._refiner = RefineService(project, self.jobs)
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     def _require(self) -> Project:
         if self.project is None:
