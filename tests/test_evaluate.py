@@ -292,3 +292,27 @@ padding:14px 16px;text-decoration:none} .tall{height:2600px}</style></head><body
     ]
     measured = bytes.fromhex(contrast[0].evidence["background"][1:])
     assert max(abs(a - b) for a, b in zip(measured, (0xF8, 0xB4, 0x00), strict=True)) <= 6
+
+
+def test_a_section_scores_its_weakest_element_and_its_own_issues():
+    from mmstudio.evaluate.scoring import section_score
+    from mmstudio.report import ElementScore, Report, Scores
+
+    report = Report(
+        scores=Scores(layout=0.9, image=0.8).with_overall(),
+        elements=[ElementScore(id="photo", kind="image", score=0.8)],
+        issues=[
+            Issue(
+                id="c",
+                element="hero",
+                dimension="style",
+                level="global",
+                code="low-contrast",
+                message="pale title",
+            )
+        ],
+    )
+    assert section_score(report, "hero", []) == pytest.approx(0.9)  # 1 − 0.5 · 0.2
+    assert section_score(report, "hero", ["photo"]) == pytest.approx(0.8)
+    assert section_score(report, "footer", []) == pytest.approx(1.0)
+    assert section_score(Report(), "hero", ["photo"]) is None  # not evaluated

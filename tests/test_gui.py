@@ -113,7 +113,7 @@ def test_plan_tree_shows_sections_elements_and_badges(window):
     item = window.tree._items["hero_image"]
     assert item.data(1, SCORE_ROLE) == pytest.approx(0.6)
     assert item.data(1, ISSUES_ROLE) == 1
-    assert "hero" in window.tree._items
+    assert window.tree._items["hero"].data(1, SCORE_ROLE) == pytest.approx(0.6)  # its weakest
     assert window.badges.pills["overall"].text() == "overall 0.75"
     assert window.badges.pills["chart"].text() == "chart –"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from statistics import fmean
 
-from mmstudio.report import ElementScore, Issue, Scores
+from mmstudio.report import ElementScore, Issue, Report, Scores
 
 from .findings import Element
 from .table import AESTHETIC_BUCKET, CHECKS, GRADES, VIDEO_DEDUCTION
@@ -90,3 +90,15 @@ def failed_scores(kinds: set[str]) -> Scores:
     values = {"layout": 0.0, "style": 0.0, "aesthetics": 0.0}
     values.update(dict.fromkeys(kinds, 0.0))
     return Scores(**values).with_overall()
+
+
+def section_score(report: Report | None, section_id: str, element_ids: list[str]) -> float | None:
+    """0–1 score of one section: the lowest of its elements' scores and of its own issues'
+    MM-WebAgent weighting, max(0, 1 − 0.5·Σp) over the issues the report places on the section
+    itself. None when the page was not evaluated (or the report is a failed render)."""
+    if report is None or report.scores.overall is None or report.failed:
+        return None
+    scores = {e.id: e.score for e in report.elements}
+    own = sum(_penalty(i) for i in report.issues if i.element == section_id)
+    parts = [scores[e] for e in element_ids if scores.get(e) is not None]
+    return round(min([max(0.0, 1.0 - 0.5 * own), *parts]), 4)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mmstudio.evaluate.scoring import section_score
 from mmstudio.plan import DesignPlan
 from mmstudio.report import DIMENSIONS, Report
 
@@ -90,6 +91,7 @@ class PlanTree(QTreeWidget):
         for section in plan.sections:
             row = self._row(self, section.id, f"{section.kind} · {section.title or section.id}")
             issues = report.issues_for(section.id) if report else []
+            row.setData(1, SCORE_ROLE, section_score(report, section.id, section.element_ids))
             row.setData(1, ISSUES_ROLE, len(issues))
             for element_id in section.element_ids:
                 element = plan.element(element_id)
