@@ -461,3 +461,15 @@ def test_a_project_locked_by_another_process_shows_who_holds_it(qtbot, project):
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_a_running_job_spins_its_element_badge(window):
+    from mmstudio.gui.plan_tree import RUNNING_ROLE
+    from mmstudio.studio.jobs import Job
+
+    item = window.tree._items["hero_image"]
+    window._job_event(Job(id="job-1", kind="refine-local", state="running", element="hero_image"))
+    assert item.data(1, RUNNING_ROLE) and window.tree._spinner.isActive()
+    assert not window.tree._items["hero"].data(1, RUNNING_ROLE)
+    window._job_event(Job(id="job-1", kind="refine-local", state="cancelled", element="hero_image"))
+    assert not item.data(1, RUNNING_ROLE) and not window.tree._spinner.isActive()

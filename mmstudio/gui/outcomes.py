@@ -45,6 +45,11 @@ class JobOutcomes:
         if self._job_states.get(key) == job.state:
             return  # progress only
         self._job_states[key] = job.state
+        if job.state in _ACTIVE and job.element:
+            self._job_elements[key] = job.element
+        else:
+            self._job_elements.pop(key, None)
+        self.tree.show_running(set(self._job_elements.values()))
         if job.state not in _ACTIVE:
             del self._job_states[key]
             self.job_finished.emit(job)

@@ -3,8 +3,8 @@ the page-level badge bar (overall and the six dimensions)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtCore import QModelIndex, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -23,6 +23,8 @@ from mmstudio.report import DIMENSIONS, Report
 ID_ROLE = Qt.ItemDataRole.UserRole
 SCORE_ROLE = Qt.ItemDataRole.UserRole + 1
 ISSUES_ROLE = Qt.ItemDataRole.UserRole + 2
+RUNNING_ROLE = Qt.ItemDataRole.UserRole + 3  # True while a job works on the row's element
+SPIN_MS = 90  # spinner frame interval
 
 
 def badge_colour(score: float | None) -> QColor:
@@ -37,7 +39,8 @@ def badge_colour(score: float | None) -> QColor:
 
 
 class BadgeDelegate(QStyledItemDelegate):
-    """Paints column 1 as a rounded pill: the score (0–1) and the issue count."""
+    """Paints column 1 as a rounded pill: the score (0–1) and the issue count; while a job runs
+    on the row's element, a turning arc before the score."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         score = index.data(SCORE_ROLE)
@@ -55,6 +58,15 @@ class BadgeDelegate(QStyledItemDelegate):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.drawRoundedRect(rect, rect.height() / 2, rect.height() / 2)
         painter.setPen(QColor("white"))
+        if index.data(RUNNING_ROLE):
+            side = rect.height() - 6
+            arc = QRectF(rect.left() + 5, rect.top() + 3, side, side)
+            angle = getattr(self.parent(), "spin_angle", 0)
+            pen = QPen(QColor("white"), 2)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            painter.setPen(pen)
+            painter.drawArc(arc, -angle * 16, 270 * 16)
+            rect = rect.adjusted(side + 4, 0, 0, 0)
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
         painter.restore()
         return None
@@ -75,6 +87,11 @@ class PlanTree(QTreeWidget):
         self.setItemDelegateForColumn(1, BadgeDelegate(self))
         self.itemSelectionChanged.connect(self._selection_changed)
         self._items: dict[str, QTreeWidgetItem] = {}
+        self._running: set[str] = set()
+        self.spin_angle = 0
+        self._spinner = QTimer(self)
+        self._spinner.setInterval(SPIN_MS)
+        self._spinner.timeout.connect(self._spin)
 
     def show_plan(self, plan: DesignPlan, report: Report | None) -> None:
         """Rebuild the tree from ``plan``, with badges from ``report`` (None: not evaluated)."""
@@ -103,6 +120,7 @@ class PlanTree(QTreeWidget):
                 QTreeWidgetItem(child, [f"file: {element.save_path}"])
                 QTreeWidgetItem(child, [f"prompt: {element.prompt[:120]}"])
         self.expandToDepth(0)
+        self.show_running(self._running)
 
     def show_report_elements(self, report: Report) -> None:
         """Site-folder mode (no plan): the elements the evaluation discovered, with badges."""
@@ -115,6 +133,7 @@ class PlanTree(QTreeWidget):
             row.setData(1, ISSUES_ROLE, len(element.issues))
             QTreeWidgetItem(row, [f"file: {element.path}"])
         self.expandToDepth(0)
+        self.show_running(self._running)
 
     def _row(self, parent, item_id: str, label: str) -> QTreeWidgetItem:
         item = QTreeWidgetItem(parent, [label, ""])
@@ -123,6 +142,20 @@ class PlanTree(QTreeWidget):
         item.setToolTip(0, item_id)
         self._items[item_id] = item
         return item
+
+    def show_running(self, element_ids: set[str]) -> None:
+        """Spin the badges of ``element_ids`` (the elements jobs are working on); stop the rest."""
+        self._running = set(element_ids)
+        for item_id, item in self._items.items():
+            item.setData(1, RUNNING_ROLE, item_id in self._running)
+        if self._running & self._items.keys():
+            self._spinner.start()
+        else:
+            self._spinner.stop()
+
+    def _spin(self) -> None:
+        self.spin_angle = (self.spin_angle + 30) % 360
+        self.viewport().update()
 
     def show_flags(self, flagged: set[str]) -> None:
         """Mark flagged rows with a flag (and unmark the rest)."""
