@@ -83,6 +83,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.snapshot: ProjectSnapshot | None = None
         self.browser_problem: str | None = None
         self._job_states: dict[str, str] = {}
+        self._job_elements: dict[str, str] = {}  # active job key → the element it works on
         self._refreshing: asyncio.Task | None = None
         self.dialog: QDialog | None = None  # the open New / Settings / History dialog
         self.setWindowTitle("MM Studio")
