@@ -316,3 +316,11 @@ def test_a_section_scores_its_weakest_element_and_its_own_issues():
     assert section_score(report, "hero", ["photo"]) == pytest.approx(0.8)
     assert section_score(report, "footer", []) == pytest.approx(1.0)
     assert section_score(Report(), "hero", ["photo"]) is None  # not evaluated
+
+
+def test_a_contrast_ratio_never_reads_as_its_threshold():
+    from mmstudio.evaluate.colour import _ratio_text
+
+    assert _ratio_text(4.47, 4.5) == "4.47"
+    assert _ratio_text(1.82, 3.0) == "1.8"
+    assert _ratio_text(4.4999, 4.5) == "4.499"

@@ -63,8 +63,8 @@ def check_contrast(render: Render, found: Findings) -> None:
         major = ratio < MAJOR_BELOW
         found.add(
             "low-contrast" if major else "low-contrast-minor",
-            f"Low contrast: text “{text.snippet[:40]}” is {ratio:.1f}:1 against the pixels behind "
-            f"it (WCAG AA needs {needed:g}:1).",
+            f"Low contrast: text “{text.snippet[:40]}” is {_ratio_text(ratio, needed)}:1 against "
+            f"the pixels behind it (WCAG AA needs {needed:g}:1).",
             text.owner,
             contrast=round(ratio, 2),
             needed=needed,
@@ -73,6 +73,16 @@ def check_contrast(render: Render, found: Findings) -> None:
             selector=text.selector,
             blocks=len(hits),
         )
+
+
+def _ratio_text(ratio: float, needed: float) -> str:
+    """The ratio with as many decimals as it takes not to read as the threshold (4.47, not
+    4.5, when 4.5 is needed)."""
+    for digits in (1, 2):
+        shown = f"{ratio:.{digits}f}"
+        if float(shown) < needed:
+            return shown
+    return f"{int(ratio * 1000) / 1000:.3f}"
 
 
 def _text_contrast(text: TextProbe, pixels: np.ndarray) -> tuple[float, float, np.ndarray] | None:
