@@ -324,3 +324,24 @@ def test_a_contrast_ratio_never_reads_as_its_threshold():
     assert _ratio_text(4.47, 4.5) == "4.47"
     assert _ratio_text(1.82, 3.0) == "1.8"
     assert _ratio_text(4.4999, 4.5) == "4.499"
+
+
+@requires_browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_an_element_the_designer_hid_is_left_out_not_reported(renderer, cases, tmp_path):
+    """A feedback turn's "hide" (a display:none rule in an fb-* patch block) is the designer's
+    wish: no invisible issue, no score, so no refine undoes it. The same rule anywhere else is
+    a broken page."""
+    rule = '[data-mm-id="visits_chart"]{display:none!important}'
+    reports = {}
+    for key in ("fb-t1", "theme"):
+        site = tmp_path / key
+        shutil.copytree(cases / "good", site)
+        page = site / "index.html"
+        block = f'<style data-mm-patch="{key}">\n{rule}\n</style>\n</head>'
+        page.write_text(page.read_text(encoding="utf-8").replace("</head>", block, 1))
+        reports[key] = await evaluate(site, out_dir=tmp_path / f"out-{key}")
+    assert [i.code for i in reports["fb-t1"].issues] == []
+    assert "visits_chart" not in {e.id for e in reports["fb-t1"].elements}
+    assert reports["fb-t1"].scores.chart is None
+    assert "visits_chart" in {i.element for i in reports["theme"].issues}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -82,7 +83,8 @@ async def evaluate(
         site_dir, page, viewport_width, out, extra_viewports=tuple(extra_viewports)
     )
     t0 = time.perf_counter()
-    report = await asyncio.to_thread(build_report, render, plan)
+    html = await asyncio.to_thread(_read_page, Path(site_dir) / page)
+    report = await asyncio.to_thread(build_report, render, plan, designer_hidden(html))
     report.target = str(Path(site_dir) / page)
     report.timings.update(render.timings)
     report.timings["checks_s"] = round(time.perf_counter() - t0, 3)
@@ -90,8 +92,30 @@ async def evaluate(
     return report
 
 
-def build_report(render: Render, plan: DesignPlan | None = None) -> Report:
-    """The Report of one render (pure: reads the render's files, writes nothing)."""
+_FEEDBACK_BLOCK = re.compile(r'<style data-mm-patch="fb-[^"]*">(.*?)</style>', re.S)
+_HIDE_RULE = re.compile(r'\[data-mm-id="([^"]+)"\]\s*\{\s*display\s*:\s*none\s*!important\s*\}')
+
+
+def designer_hidden(html: str) -> set[str]:
+    """Ids of the elements a designer hid on purpose: a ``display:none`` rule for the element in
+    a feedback patch block (``<style data-mm-patch="fb-…">``, written by a feedback turn's "hide"
+    operation and dropped again by "show"). The evaluation leaves these out — no "invisible"
+    issue, no score — so that a refine never undoes what the designer asked for."""
+    return {m for block in _FEEDBACK_BLOCK.findall(html) for m in _HIDE_RULE.findall(block)}
+
+
+def _read_page(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def build_report(
+    render: Render, plan: DesignPlan | None = None, hidden: set[str] | frozenset = frozenset()
+) -> Report:
+    """The Report of one render (pure: reads the render's files, writes nothing); the elements
+    in ``hidden`` (see :func:`designer_hidden`) are left out of the issues and the scores."""
     info = RenderInfo(
         viewport=dict(render.viewport),
         page_size=dict(render.page_size),
@@ -108,6 +132,9 @@ def build_report(render: Render, plan: DesignPlan | None = None) -> Report:
     check_contrast(render, found)
     check_palette(render, elements, plan, found)
     _attach_crops(render, found)
+    if hidden:
+        found.issues = [i for i in found.issues if i.element not in hidden]
+        elements = {k: e for k, e in elements.items() if k not in hidden}
     scores, rows = score(found.issues, elements)
     return Report(scores=scores, elements=rows, issues=found.issues, render=info)
 
