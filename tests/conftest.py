@@ -47,6 +47,27 @@ def cases() -> Path:
     return CASES
 
 
+@pytest.fixture
+def own_settings(tmp_path_factory):
+    """Window state, recent projects and preferences go to a temporary folder, never to the
+    user's own settings (``~/.config/MM Studio``): every Qt test module uses it
+    (``pytestmark = pytest.mark.usefixtures("own_settings")``)."""
+    from PySide6.QtCore import QSettings
+
+    folder = str(tmp_path_factory.mktemp("qsettings"))
+    for kind in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(kind, QSettings.Scope.UserScope, folder)
+
+
+@pytest.fixture(scope="session")
+def qapp_args(pytestconfig):
+    """The test QApplication's arguments: the preview's network lockdown flags for QtWebEngine's
+    Chromium (see ``lock_down_chromium``)."""
+    from mmstudio.gui.site_scheme import lock_down_chromium
+
+    return [pytestconfig.getini("qt_qapp_name"), *lock_down_chromium()]
+
+
 @pytest.fixture(scope="session")
 def qt_loop(qapp):
     """The qasync loop on the test session's QApplication for an app scenario (one per process,

@@ -107,8 +107,7 @@ async def cancel_from_the_jobs_table(window) -> str:
 
 def main() -> int:
     register_scheme()
-    lock_down_chromium()
-    app = QApplication(sys.argv[:1])
+    app = QApplication([*sys.argv[:1], *lock_down_chromium()])
     from mmstudio.gui.main_window import MainWindow
 
     loop = qasync.QEventLoop(app)

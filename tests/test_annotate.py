@@ -22,11 +22,11 @@ from test_feedback import ELEMENTS
 from test_feedback_turns import project  # noqa: F401
 
 from mmstudio.feedback import Annotation, load
-from mmstudio.gui.site_scheme import lock_down_chromium, register_scheme
+from mmstudio.gui.site_scheme import register_scheme
 from mmstudio.render import find_browser, get_renderer
 
 register_scheme()  # before pytest-qt creates the QApplication
-lock_down_chromium()
+pytestmark = pytest.mark.usefixtures("own_settings")
 
 
 def _mouse(widget, kind, x, y) -> None:

@@ -15,7 +15,7 @@ pytest.importorskip("PySide6.QtWebEngineWidgets")  # must be imported before the
 
 
 from mmstudio.gui.plan_tree import SCORE_ROLE
-from mmstudio.gui.site_scheme import lock_down_chromium, register_scheme
+from mmstudio.gui.site_scheme import register_scheme
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
 from mmstudio.report import ElementScore, Issue, Report, Scores
@@ -23,24 +23,13 @@ from mmstudio.studio.jobs import Job
 
 _HERE = Path(__file__).parent
 register_scheme()  # before pytest-qt creates the QApplication
-lock_down_chromium()
+pytestmark = pytest.mark.usefixtures("own_settings")
 
 PAGE = """<!doctype html><html><body>
 <section data-mm-section="hero"><h1>Hello</h1>
 <img data-mm-id="hero_image" src="assets/hero.png" width="200" height="100" alt="hero"></section>
 <img src="https://example.invalid/tracker.png"><img src="../../secret.png">
 </body></html>"""
-
-
-@pytest.fixture(autouse=True)
-def own_settings(tmp_path_factory):
-    """Window state, recent projects and preferences go to a temporary folder, never to the
-    user's own settings."""
-    from PySide6.QtCore import QSettings
-
-    folder = str(tmp_path_factory.mktemp("qsettings"))
-    for kind in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
-        QSettings.setPath(kind, QSettings.Scope.UserScope, folder)
 
 
 @pytest.fixture

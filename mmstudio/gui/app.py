@@ -14,14 +14,16 @@ import sys
 from pathlib import Path
 
 
-def _prepare_environment() -> None:
+def _prepare_environment() -> list[str]:
+    """Set the environment QtWebEngine reads at start; returns the extra QApplication arguments
+    (Chromium flags that cannot travel in the environment)."""
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from .site_scheme import lock_down_chromium
 
-    lock_down_chromium()
+    return lock_down_chromium()
 
 
 def run(
@@ -40,7 +42,7 @@ def run(
 
     if project is not None:
         Project.open(project).read_plan()
-    _prepare_environment()
+    engine_args = _prepare_environment()
     import PySide6.QtWebEngineWidgets  # noqa: F401  (must precede QApplication)
     import qasync
     from PySide6.QtWidgets import QApplication
@@ -48,7 +50,7 @@ def run(
     from mmstudio.gui.site_scheme import register_scheme
 
     register_scheme()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = QApplication.instance() or QApplication([*sys.argv[:1], *engine_args])
     app.setApplicationName("MM Studio")
     _apply_theme(app)
     from mmstudio.gui.icons import app_icon
@@ -62,7 +64,7 @@ def run(
     window.show()
     if project is not None:
         window.open_project(project)
-    window.preview.set_device_width(DEVICE_WIDTHS[device])
+    window.set_device(DEVICE_WIDTHS[device])
     if select:
         window.view.loadFinished.connect(lambda _ok: window.tree.select(select))
     if screenshot is not None:

@@ -208,16 +208,25 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         menus["jobs"].addAction(self._dock_toggle("jobs-dock", "Show Jobs and Log"))
         toolbar.addSeparator()
         group = QActionGroup(self)
+        self.device_actions: dict[int, QAction] = {}
         for name, width in DEVICES:
             action = QAction(f"{name} {width}", self, checkable=True, checked=width == 1280)
             action.setToolTip(f"Preview at {width} px wide")
-            action.triggered.connect(lambda _=False, w=width: self.preview.set_device_width(w))
+            action.triggered.connect(lambda _=False, w=width: self.set_device(w))
             group.addAction(action)
             toolbar.addAction(action)
+            self.device_actions[width] = action
         self.issues.bind(self.commands)
         # kept for callers that list the actions needing a project
         self.project_actions = [self.commands[n] for n in ("export", "undo", "redo", "history")]
         self.project_actions += [self.commands[n] for n in ("annotate", "sketch")]
+
+    def set_device(self, width: int) -> None:
+        """Preview at ``width`` px (1280 desktop, 768 tablet, 390 mobile), its toolbar button
+        checked."""
+        if width in self.device_actions:
+            self.device_actions[width].setChecked(True)
+        self.preview.set_device_width(width)
 
     def _dock_toggle(self, name: str, label: str) -> QAction:
         action = self.findChild(QDockWidget, name).toggleViewAction()

@@ -28,15 +28,19 @@ mimetypes.add_type("video/webm", ".webm")
 mimetypes.add_type("image/webp", ".webp")
 
 
-def lock_down_chromium() -> None:
-    """Add the renderer's network lockdown flags to ``QTWEBENGINE_CHROMIUM_FLAGS`` (the
-    interceptor never sees WebRTC, which otherwise sends UDP to any host a page names); must run
-    before the QApplication is created."""
+def lock_down_chromium() -> list[str]:
+    """The QApplication arguments that start QtWebEngine's Chromium with the renderer's network
+    lockdown flags (the interceptor never sees WebRTC, which otherwise sends UDP to any host a
+    page names, nor name resolution): ``["--webEngineArgs", flag, …]``, to append to the argv of
+    the QApplication (create it after this call).
+
+    The flags travel as arguments, not in ``QTWEBENGINE_CHROMIUM_FLAGS``: QtWebEngine splits that
+    variable at spaces ("--host-resolver-rules=MAP * ~NOTFOUND" would break) and, when it is set,
+    ignores ``--webEngineArgs``. A value the user set there is moved into the arguments."""
     from mmstudio.render.browser import NETWORK_LOCKDOWN_ARGS
 
-    flags = os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", "").split()
-    missing = [arg for arg in NETWORK_LOCKDOWN_ARGS if arg not in flags]
-    os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = " ".join(flags + missing)
+    user = os.environ.pop("QTWEBENGINE_CHROMIUM_FLAGS", "").split()
+    return ["--webEngineArgs", *user, *(arg for arg in NETWORK_LOCKDOWN_ARGS if arg not in user)]
 
 
 def register_scheme() -> None:

@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 # Defence in depth behind request interception (Playwright's routes, the preview's interceptor),
 # which never sees WebRTC or a navigation preconnect: every connection nothing answers goes to a
 # proxy that cannot resolve, loopback included, no name resolves, and WebRTC may use no direct UDP.
-# The renderer and the app's preview (QTWEBENGINE_CHROMIUM_FLAGS) both launch with these.
+# The renderer and the app's preview (QApplication arguments, see gui.site_scheme) both use these.
 NETWORK_LOCKDOWN_ARGS = (
     "--proxy-server=http://proxy.invalid:9",
     "--proxy-bypass-list=<-loopback>",
