@@ -428,3 +428,22 @@ def test_model_calls_take_the_narrowest_level_per_target():
         "- The page feels calm\n  mark 1: …\n  A reviewer checked the page: it is still not met "
         "(judge: still loud). Fix it."
     )
+
+
+def test_a_section_made_darker_starts_from_its_own_colour():
+    """A footer that is already dark (#2b1d14) gets darker still — not the fixed dark brown,
+    which is lighter than it — and its text stays legible."""
+
+    def tone(word: str, rgb: list[float]) -> tuple[str, str]:
+        req = Requirement(
+            id="t1.r1", turn=1, text=f"make the footer {word}", op="tone", value=word,
+            target="footer", target_kind="section", baseline=rgb,
+        )  # fmt: skip
+        return ops._section_tone(req)
+
+    bg, fg = tone("darker", [43, 29, 20])
+    assert bg == "#1a110c" and fg == ops.DARK_TEXT
+    bg, fg = tone("brighter", [43, 29, 20])
+    assert int(bg[1:3], 16) > 43 and fg in (ops.DARK_TEXT, ops.LIGHT_TEXT)
+    assert tone("darker", [250, 250, 250]) == ("#969696", ops.LIGHT_TEXT)
+    assert tone("darker", []) == (ops.DARK_BG, ops.DARK_TEXT)

@@ -118,12 +118,27 @@ def _resize_box(req: Requirement, sel: str, factor: float) -> str:
 
 def _tone_css(req: Requirement, sel: str) -> str:
     if req.target_kind == "section" and req.value in ("darker", "brighter"):
-        bg, fg = (DARK_BG, DARK_TEXT) if req.value == "darker" else (LIGHT_BG, LIGHT_TEXT)
+        bg, fg = _section_tone(req)
         # a legible recolour: the section's text follows its new background
         return (
             f"{sel}{{background-color:{bg}!important}}\n{sel} {_TEXT_TAGS}{{color:{fg}!important}}"
         )
     return f"{sel}{{filter:{FILTERS[req.value]}!important}}"
+
+
+def _section_tone(req: Requirement) -> tuple[str, str]:
+    """(background, text) hex for a section made darker / brighter: its measured colour
+    (``req.baseline``, RGB 0–255) scaled toward black by 40 % or toward white by 55 %, with
+    light or dark text, whichever reads on it; the fixed dark / light pair when nothing was
+    measured."""
+    if len(req.baseline) < 3:
+        return (DARK_BG, DARK_TEXT) if req.value == "darker" else (LIGHT_BG, LIGHT_TEXT)
+    base = [min(255.0, max(0.0, float(c))) for c in req.baseline[:3]]
+    target, share = (0.0, 0.4) if req.value == "darker" else (255.0, 0.55)
+    rgb = [c + (target - c) * share for c in base]
+    luma = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+    bg = "#" + "".join(f"{round(c):02x}" for c in rgb)
+    return bg, DARK_TEXT if luma < 140 else LIGHT_TEXT
 
 
 def boosted(css: str) -> str:
