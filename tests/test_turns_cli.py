@@ -83,6 +83,13 @@ def test_turns_lists_turns_statuses_per_version_and_forgetting(project, capsys):
     event = lines[lines.index("forgetting:") + 1]
     assert event.startswith("  t1.r1 at turn 2: ") and event.endswith("(repaired)")
     assert lines[-1] == "pass rate 1.00, forgetting rate 0.00"
+    assert view["head"] == view["checked_at"] and "note:" not in text
+
+    assert main(["undo", root]) == 0  # back to turn 1's version: the statuses are turn 2's
+    capsys.readouterr()
+    assert main(["turns", root]) == 0
+    note = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("note:"))
+    assert view["turns"][0]["version"][:12] in note and "last turn's check" in note
 
 
 def test_turns_on_a_project_without_turns_and_on_a_non_project(project, tmp_path, capsys):

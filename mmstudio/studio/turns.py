@@ -25,13 +25,15 @@ def _marks(words: str) -> list[str]:
 def turns_view(root: Path) -> dict:
     """The ledger of the project at ``root`` as a JSON-ready dict::
 
-        {project, turns: [{turn, text, marks: [str], version, route, summary}],
+        {project, head, checked_at, turns: [{turn, text, marks: [str], version, route, summary}],
          requirements: [{id, turn, text, op, target, superseded_by, status,
                          by_version: [{turn, version, status}], detail}],
          forgetting: [{requirement, turn, detail, repaired}], pass_rate, forgetting_rate}
 
     ``status`` is the latest final verdict ("superseded" for a retired requirement);
-    ``by_version`` holds the final verdict at each turn's committed version, in turn order.
+    ``by_version`` holds the final verdict at each turn's committed version, in turn order;
+    ``checked_at`` is the version of the last turn (the statuses describe it), ``head`` the
+    project's current version (different after an undo, restore or refine since).
     Raises ProjectError when ``root`` is not a project."""
     project = Project.open(Path(root))
     ledger = Ledger(project.root / "history.sqlite")
@@ -61,6 +63,8 @@ def turns_view(root: Path) -> dict:
         )  # fmt: skip
     return {
         "project": str(project.root),
+        "head": project.manifest.head,
+        "checked_at": turns[-1]["version"] if turns else None,
         "turns": turns,
         "requirements": requirements,
         "forgetting": ledger.forgetting(),
@@ -84,7 +88,7 @@ def turns_text(view: dict, width: int = 60) -> str:
     numbers = [t["turn"] for t in view["turns"]]
     ident = max([len("requirement")] + [len(r["id"]) for r in view["requirements"]])
     head = f"  {'requirement':<{ident}}  " + "".join(f"t{n:<5}" for n in numbers)
-    lines += ["", "requirements (status at each turn's version):", head + " now         text"]
+    lines += ["", "requirements (status at each turn's version):", head + " latest      text"]
     for r in view["requirements"]:
         at = {v["turn"]: _SHORT[v["status"]] for v in r["by_version"]}
         cells = "".join(f"{at.get(n, ''):<6}" for n in numbers)
@@ -95,6 +99,10 @@ def turns_text(view: dict, width: int = 60) -> str:
         for e in view["forgetting"]:
             state = "repaired" if e["repaired"] else "NOT repaired"
             lines.append(f"  {e['requirement']} at turn {e['turn']}: {e['detail']} ({state})")
+    if view.get("checked_at") and view.get("head") != view["checked_at"]:
+        lines += ["", f"note: the project is at version {str(view['head'])[:12]}, not the last "
+                  f"turn's {str(view['checked_at'])[:12]} (undo, restore or refine since); the "
+                  "statuses are those of the last turn's check"]  # fmt: skip
     lines += ["", f"pass rate {_rate(view['pass_rate'])}, "
               f"forgetting rate {_rate(view['forgetting_rate'])}"]  # fmt: skip
     return "\n".join(lines)
