@@ -5,8 +5,9 @@
 
 Every request goes over the real wire format; the "model" behind it is the offline designer (plan,
 page, chart option), a gradient PNG for images, a test-pattern mp4 for videos, and empty verdicts
-for the judge. Listens on 127.0.0.1 only. Single-user: the last plan is remembered for the page
-and chart requests that follow it.
+for the judge; refine and feedback requests get a 400, so MM Studio's offline rules stand in.
+Listens on 127.0.0.1 only. Single-user: the last plan is remembered for the page and chart
+requests that follow it.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ class DemoModel:
             return chat_reply(self.plan.model_dump_json())
         if name in _VERDICTS:
             return chat_reply(json.dumps(_VERDICTS[name]))
+        if name and name != "ChartOption":  # refine and feedback requests: the rules stand in
+            return error(400, f"the demo backend does not answer {name} requests")
         if self.plan is None:
             return error(400, "the demo model needs a plan request first")
         if name == "ChartOption":
