@@ -459,3 +459,92 @@ def test_073_typefaces_named_for_the_page_go_to_a_colophon(plans: dict[str, Desi
     assert "Set in Harvest Script and Garden Sans." in footer.paragraphs
     chips = [t for s in plan.sections for t in s.tags]
     assert not any("Harvest Script" in t or "Garden Sans" in t for t in chips)
+
+
+BAKERY = (
+    "A landing page for a small neighbourhood bakery called Crumb & Co. with a hero photo, a menu "
+    "of breads with prices, opening hours and a contact form."
+)
+PHOTOGRAPHER = (
+    "Portfolio site for a wedding photographer named Ana Ruiz: a full-width hero image, a gallery "
+    "of six photos, a testimonials section, pricing packages and a booking form."
+)
+BOTTLE = (
+    "Make a product page for a smart water bottle. Include a hero with the product shot, three "
+    "feature cards, a chart of daily water intake, a short video of the bottle glowing, FAQ and a "
+    "footer."
+)
+
+
+def _fields(plan: DesignPlan) -> list[str]:
+    form = next(s for s in plan.sections if s.kind == "form")
+    return [i.label for i in form.items if i.meta == "field"]
+
+
+def _no_filler(plan: DesignPlan) -> None:
+    text = plan.model_dump_json().lower()
+    assert "lorem" not in text and "placeholder" not in text
+
+
+def test_short_brief_bakery_parts_become_sections() -> None:
+    plan = plan_from_prompt(BAKERY)
+    assert plan.title == "Crumb & Co."
+    assert _kinds(plan) == ["header", "hero", "pricing", "content", "form"]
+    hero, menu, hours = plan.sections[1:4]
+    assert [plan.element(e).kind for e in hero.element_ids] == ["image"]
+    assert menu.title == "Menu" and len(menu.items) == 4
+    assert all(i.value.startswith("$") and i.title.endswith("bread") for i in menu.items)
+    assert hours.title == "Opening hours" and [i.title for i in hours.items][-1] == "Sunday"
+    assert _fields(plan) == ["Name", "Email", "Message"]
+    assert plan.sections[0].nav_items == ["Menu", "Opening hours", "Get in touch"]
+    _no_filler(plan)
+
+
+def test_short_brief_photographer_parts_become_sections() -> None:
+    plan = plan_from_prompt(PHOTOGRAPHER)
+    assert plan.title == "Ana Ruiz" and plan.page_kind == "portfolio"
+    assert _kinds(plan) == ["header", "hero", "gallery", "testimonials", "pricing", "form"]
+    hero, gallery, testimonials, pricing = plan.sections[1:5]
+    assert plan.element(hero.element_ids[0]).display_width_px == plan.layout.max_width_px
+    assert len(gallery.element_ids) == 6 and len(plan.images) == 7
+    assert len(testimonials.items) == 3 and all(i.text and i.title for i in testimonials.items)
+    assert len(pricing.items) == 3 and all(i.value for i in pricing.items)
+    assert _fields(plan) == ["Name", "Email", "Date", "Message"]
+    _no_filler(plan)
+
+
+def test_short_brief_product_page_parts_become_sections() -> None:
+    plan = plan_from_prompt(BOTTLE)
+    assert plan.title == "Smart Water Bottle"
+    kinds = ["header", "hero", "features", "charts", "content", "content", "footer"]
+    assert _kinds(plan) == kinds
+    hero, features, charts, video, faq = plan.sections[1:6]
+    assert [plan.element(e).kind for e in hero.element_ids] == ["image"]
+    assert len(features.items) == 3 and "smart water bottle" in features.items[0].text
+    chart = plan.element(charts.element_ids[0])
+    assert isinstance(chart, ChartPlan) and chart.title == "Daily Water Intake"
+    assert chart.source_data.synthesized and len(chart.source_data.rows) == 7
+    assert [plan.element(e).kind for e in video.element_ids] == ["video"]
+    assert "glowing" in plan.videos[0].prompt
+    assert faq.title == "Frequently asked questions" and len(faq.headings) == 4
+    assert len(faq.paragraphs) == 4
+    _no_filler(plan)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "title"),
+    [
+        ("A coffee shop homepage with a hero, a menu and reviews.", "Coffee Shop"),
+        ("Landing page for an app called Tidy with a hero image and features.", "Tidy"),
+        ("A hero with the product shot, four feature cards and a footer.", "Untitled page"),
+    ],
+)
+def test_unquoted_titles_are_names_or_noun_phrases(prompt: str, title: str) -> None:
+    assert plan_from_prompt(prompt).title == title
+
+
+def test_a_list_item_joined_by_and_stays_one_part() -> None:
+    plan = plan_from_prompt(
+        "A page for a patisserie with a gallery of cakes and pastries and a footer."
+    )
+    assert _kinds(plan) == ["header", "gallery", "footer"]

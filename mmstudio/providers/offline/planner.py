@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from mmstudio.plan import DesignPlan
 from mmstudio.providers.offline import planner_assembly as assembly
+from mmstudio.providers.offline import planner_brief as brief
 from mmstudio.providers.offline import planner_elements as element_rules
 from mmstudio.providers.offline import planner_quotes as quotes
 from mmstudio.providers.offline import planner_sections as sections
@@ -51,6 +52,8 @@ def plan_from_prompt(prompt: str) -> DesignPlan:
         draft.elements = element_rules.find_elements(draft.units, draft.kind, bans)
     quotes.place_quotes(prose, units, drafts, global_units)
     sections.refine_kinds(drafts)
+    if not dataset.strip():
+        drafts = brief.expand(prose, title, drafts)  # a short brief's listed parts
     tables = pt.parse_tables(dataset)
     page_kind = find_page_kind(units[0].text if units else prose[:400], prose)
     layout = style.global_layout(
@@ -92,7 +95,9 @@ _DESCRIPTOR = re.compile(r"(?:inspired by|like|about|such as|similar to)\s+(?:an
 def find_title(prose: str) -> str:
     """The page title: the quote after "called/titled/named" in the opening sentence, else its
     first quote unless that is a descriptor ("inspired by a “…”"), else the logo/brand text, else
-    the opening words. Trailing punctuation is trimmed."""
+    an unquoted name ("called Crumb & Co." → "Crumb & Co."), else the subject as a noun phrase
+    ("product page for a smart water bottle" → "Smart Water Bottle"), else the opening clause.
+    Trailing punctuation is trimmed (an abbreviation's full stop stays)."""
     first_line = prose.strip().split("\n", 1)[0]
     first = pt.split_units(first_line[:3000])[:1]
     sentence = first[0].text if first else ""
@@ -102,8 +107,31 @@ def find_title(prose: str) -> str:
     if named or quotes or brand:
         title = named.group(1) if named else (quotes[0].text if quotes else brand.group(1))
         return title.strip().rstrip(",.;:").strip()[:300] or "Untitled page"
-    words = re.sub(r"^(?:design|create|build|make)\s+(?:a|an)\s+", "", prose.strip(), flags=re.I)
-    return " ".join(words.split()[:6])[:300] or "Untitled page"
+    name = brief.unquoted_name(sentence)
+    if name:
+        return name[:300]
+    about = brief.title_from_subject(brief.subject(sentence))
+    return about[:300] or _opening_words(sentence or prose)
+
+
+_STOP_TAIL = {"a", "an", "the", "for", "of", "with", "and", "or", "to", "in", "on", "by", "small"}
+
+
+def _opening_words(text: str) -> str:
+    """At most six words of the opening clause, without a leading verb or trailing stop word."""
+    clause = re.split(r"[,:;.!?]|\s(?:with|that|which|featuring|including)\s", text.strip())[0]
+    clause = re.sub(r"^(?:design|create|build|make)\s+(?:a|an)\s+", "", clause, flags=re.I)
+    words = clause.split()[:6]
+    while len(words) > 1 and words[-1].lower() in _STOP_TAIL:
+        words.pop()
+    head = re.sub(r"^(?:an?|the)\s+", "", " ".join(words), flags=re.I)
+    if (
+        not head
+        or head.lower() in ("page", "site", "website")
+        or pt.first_key(head.split()[0], vocab.BRIEF_PARTS)
+    ):
+        return "Untitled page"  # "A hero with …" names a part, not the page
+    return " ".join(words)[:300]
 
 
 def find_page_kind(opening: str, prose: str) -> str:

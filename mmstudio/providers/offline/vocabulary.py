@@ -352,3 +352,63 @@ CAMERA_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("slow pan", ("pan", "panning", "dolly", "tracking", "gliding", "drifting", "drone")),
     ("subtle zoom", ("zoom", "push-in", "push in", "ken burns")),
 )
+
+# Parts a short brief lists ("with a hero photo, a gallery of six photos and a contact form"), in
+# priority order: the first key whose words occur in a part names it (planner_brief).
+BRIEF_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("footer", ("footer",)),
+    ("header", ("header", "navigation bar", "nav bar", "navbar", "top bar", "navigation")),
+    ("hero", ("hero", "splash", "above the fold", "banner")),
+    ("gallery", ("gallery", "lookbook", "mosaic", "portfolio grid", "showcase", "selected work")),
+    ("chart", ("chart", "graph", "histogram", "sparkline")),
+    ("video", ("video", "videos", "footage", "clip", "reel")),
+    ("menu", ("menu", "price list", "drinks list", "wine list")),
+    ("hours", ("opening hours", "opening times", "hours", "opening days")),
+    ("faq", ("faq", "faqs", "frequently asked questions", "questions and answers", "q&a")),
+    ("form", ("form", "sign-up", "signup", "newsletter", "rsvp", "enquiry", "inquiry",
+              "booking", "reservation", "reservations", "contact")),
+    ("testimonials", ("testimonial", "testimonials", "reviews", "review", "kind words")),
+    ("pricing", ("pricing", "prices", "packages", "plans", "tiers", "rates", "tickets")),
+    ("features", ("feature", "features", "benefits", "services", "highlights", "what we offer")),
+    ("team", ("team", "staff", "founders", "people", "meet the")),
+    ("stats", ("stats", "statistics", "numbers", "kpis", "metrics", "counters")),
+    ("timeline", ("timeline", "schedule", "agenda", "itinerary", "programme", "program")),
+    ("about", ("about", "story", "our story", "mission", "bio", "biography", "introduction")),
+    ("cta", ("call to action", "call-to-action", "cta")),
+    ("image", ("photo", "photos", "image", "images", "picture", "illustration", "map",
+               "product shot")),
+)  # fmt: skip
+
+# Sample copy for the parts of a short brief that the brief gives no words for (planner_brief):
+# plain, honest stand-ins built from the brief's own subject ("{noun}"), never filler text.
+BRIEF_FEATURE_ANGLES = (
+    ("What it does best", "what {noun} does best"),
+    ("Made to last", "what {noun} is made of and how long it lasts"),
+    ("Easy every day", "how {noun} fits into an ordinary day"),
+    ("Thoughtful details", "the small details that make {noun} pleasant to use"),
+    ("Looking after it", "how to care for {noun}"),
+    ("In the box", "what comes with {noun}"),
+)
+BRIEF_TIERS = (("Essential", 29), ("Classic", 59), ("Complete", 99), ("Signature", 149),
+               ("Premium", 199), ("Custom", 299))  # fmt: skip
+BRIEF_MENU_KINDS = ("House", "Seasonal", "Classic", "Signature", "Daily", "Special")
+BRIEF_HOURS = (("Monday – Friday", "7:00 – 18:00"), ("Saturday", "8:00 – 16:00"),
+               ("Sunday", "Closed"))  # fmt: skip
+BRIEF_TESTIMONIALS = (
+    "A few words from a happy client about {noun}.",
+    "A second client on what stood out about {noun}.",
+    "A third voice on why they would recommend {noun}.",
+)
+BRIEF_FAQ = ("What makes {noun} different?", "How much does it cost?",
+             "How long does delivery or booking take?", "How can I get in touch?",
+             "Can I change or cancel?", "Where are you based?")  # fmt: skip
+# A form's purpose → (section title, field labels, submit button).
+BRIEF_FORMS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "booking": ("Book a date", ("Name", "Email", "Date", "Message"), "Request a booking"),
+    "newsletter": ("Stay in touch", ("Email",), "Subscribe"),
+    "rsvp": ("RSVP", ("Name", "Email", "Guests"), "Send RSVP"),
+    "contact": ("Get in touch", ("Name", "Email", "Message"), "Send message"),
+}
+# A hero's second button, to the first of these parts the brief lists.
+BRIEF_LINKS = {"menu": "See the menu", "pricing": "See pricing", "gallery": "See the gallery",
+               "features": "See features"}  # fmt: skip
