@@ -20,6 +20,7 @@ from mmstudio import __version__
 from mmstudio.project import Project, ProjectError
 from mmstudio.project.export import ExportError, export_site, hygiene_problems
 from mmstudio.project.lock import writer_lock
+from mmstudio.project.store import MANIFEST
 from mmstudio.providers.base import DesignerError
 from mmstudio.providers.doctor import endpoint_checks
 from mmstudio.providers.registry import PROVIDERS
@@ -29,6 +30,8 @@ log = logging.getLogger("mmstudio")
 
 # commands that change an existing project hold its writer lock (one writer across processes)
 _WRITERS = {"cmd_refine", "cmd_feedback", "cmd_undo", "cmd_redo", "cmd_restore"}
+# ... and so does ``evaluate`` when its path is a project (it writes the project's report.json)
+_PROJECT_WRITERS = {"cmd_evaluate": "path"}
 _USER_ERRORS = (ValueError, ProjectError, ExportError, DesignerError, FileNotFoundError, OSError)
 
 
@@ -569,9 +572,10 @@ def main(argv: list[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     try:
-        if args.func.__name__ in _WRITERS:
+        root = _written_project(args)
+        if root is not None:
             name = args.func.__name__.removeprefix("cmd_")
-            with writer_lock(Path(args.project).expanduser(), f"mmstudio {name}"):
+            with writer_lock(root, f"mmstudio {name}"):
                 return args.func(args)
         return args.func(args)
     except KeyboardInterrupt:
@@ -582,6 +586,18 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"mmstudio: error: {_one_line(exc)}", file=sys.stderr)
         return 1
+
+
+def _written_project(args: argparse.Namespace) -> Path | None:
+    """The project folder the command changes (its writer lock is held while it runs), or
+    None: a writer's ``project``; for ``evaluate``, its ``path`` when that holds a project."""
+    name = args.func.__name__
+    if name in _WRITERS:
+        return Path(args.project).expanduser()
+    if name in _PROJECT_WRITERS:
+        path = Path(getattr(args, _PROJECT_WRITERS[name])).expanduser()
+        return path if (path / MANIFEST).is_file() else None
+    return None
 
 
 def _one_line(exc: BaseException) -> str:

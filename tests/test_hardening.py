@@ -660,6 +660,8 @@ def test_a_second_writer_is_refused_and_a_killed_holder_frees_the_project(tmp_pa
             f"mmstudio: error: p is being changed by another MM Studio process "
             f"(pid {holder.pid}: mmstudio refine); try again when it has finished"
         )
+        assert main(["evaluate", str(project.root)]) == 1  # it writes the project's report
+        assert "(pid" in capsys.readouterr().err
         assert main(["history", str(project.root)]) == 0  # readers are never refused
     finally:
         holder.send_signal(signal.SIGKILL)

@@ -153,12 +153,6 @@ def test_kill_during_refine(tmp_path, delay_s):
         assert restore_problems(reopened, [version.id]) == []
 
 
-@pytest.mark.xfail(
-    reason="mmstudio/refine/apply.py SiteEditor._install writes the site file by file and commits "
-    "after: killed in between, the site holds a change no version records (fix: build the "
-    "change in a staging folder and call Project.commit_staged)",
-    strict=False,
-)
 def test_kill_while_a_refine_installs_leaves_the_site_at_a_version(tmp_path):
     project = _grid_project(tmp_path / "p")
     page = project.site_dir / "index.html"

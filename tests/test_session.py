@@ -30,6 +30,35 @@ async def test_generate_export_restore_as_jobs(tmp_path, monkeypatch):
     assert restored.state == "done" and restored.result.id == head
 
 
+async def test_closing_during_an_undo_keeps_the_lock_until_its_write_is_done(tmp_path, monkeypatch):
+    """The undo writes in a worker thread: closing the project cancels the job, the write runs to
+    its end, and the writer lock is let go only then."""
+    import asyncio
+    import time
+
+    from mmstudio.project import Project
+    from mmstudio.project import lock as project_lock
+
+    project = Project.create(tmp_path / "p", prompt="x", provider="offline")
+    project.site_dir.mkdir()
+    for text in ("one", "two"):
+        (project.site_dir / "index.html").write_text(f"<h1>{text}</h1>")
+        project.commit(text)
+    session = Session()
+    session.open(project.root)
+    real_undo = Project.undo
+    monkeypatch.setattr(Project, "undo", lambda self: time.sleep(0.3) or real_undo(self))
+    job = session.undo()
+    await asyncio.sleep(0.05)
+    session.close()
+    assert project.root.resolve() in project_lock._held  # the undo's thread is still writing
+    await session.jobs.wait(job.id)
+    await asyncio.sleep(0.05)
+    assert job.state == "cancelled" and project.root.resolve() not in project_lock._held
+    reopened = Project.open(project.root)
+    assert reopened.manifest.head == reopened.history.list()[0].id  # the undo completed
+
+
 async def test_actions_need_an_open_project():
     with pytest.raises(ValueError, match="no project is open"):
         Session().evaluate()

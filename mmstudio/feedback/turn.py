@@ -21,6 +21,9 @@ Invariants:
   operations cannot repair to them with the critic's finding. Without ``refiners`` a turn is
   exactly the offline turn. A model that fails leaves its requirements not applied (listed in
   ``not_applied``); the critic still checks them, and the turn still commits.
+- File work (trial copies, the commit, the ledger rows at the turn's end) runs in worker threads,
+  each to its end (:func:`~mmstudio.threads.run_to_end`), so the event loop — the GUI's in the
+  app — never waits on the disk and a cancelled turn leaves no half-written file.
 - A requirement that still fails after the one repair pass does NOT stop the commit (nothing the
   designer asked for is lost, and the next turn's critic checks it again): the result lists it
   in ``failing`` and its ``status`` is "failing" (``mmstudio feedback`` exits 3). A clause the
@@ -47,6 +50,7 @@ from mmstudio.providers.base import DesignerError
 from mmstudio.refine import guardrails
 from mmstudio.refine.registry import Refiners
 from mmstudio.render.model import Render
+from mmstudio.threads import run_to_end
 
 from . import assets, operations
 from . import refiners as model_apply
@@ -161,10 +165,14 @@ class FeedbackTurn:
             )
         self.progress(0.85, "committing the version")
         result.version = await self._commit(candidate, text, reqs, job)
-        self._remember(candidate.page, width, checked.render)
-        ledger.add_verdicts(verdicts, number_, result.version, "final")
-        ledger.retire(retired)
-        ledger.add_turn(self._record(result, text, annotation, png, earlier), reqs)
+
+        def record() -> None:
+            self._remember(candidate.page, width, checked.render)
+            ledger.add_verdicts(verdicts, number_, result.version, "final")
+            ledger.retire(retired)
+            ledger.add_turn(self._record(result, text, annotation, png, earlier), reqs)
+
+        await run_to_end(record)
         result.timings["total_s"] = round(time.perf_counter() - started, 2)
         return result
 
@@ -322,41 +330,43 @@ class FeedbackTurn:
         copy of the site, which lives until the block ends (files replace links, never write
         through them). Raises FeedbackError when the page does not render."""
         trial = self.project.root / f".staging-feedback-{os.getpid()}-{name}"
-        shutil.rmtree(trial, ignore_errors=True)
         try:
-            await asyncio.to_thread(_link_tree, self.project.site_dir, trial)
-            for path, data in (files or {}).items():
-                atomic.write_bytes(trial / path, data)
-            atomic.write_text(trial / "index.html", page)
+            await run_to_end(_build_trial, self.project.site_dir, trial, page, files or {})
             out = self.project.renders_dir / "feedback" / name
             render = await self.render(trial, width, out)
             if getattr(render, "failure", None):
                 raise FeedbackError(f"the page did not render: {render.failure}")
             yield render
         finally:
-            shutil.rmtree(trial, ignore_errors=True)
+            await run_to_end(shutil.rmtree, trial, ignore_errors=True)
 
     async def _commit(self, draft: Draft, text: str, reqs: list[Requirement], job) -> str | None:
         """Write the draft (files, plan, page), score it, commit a version. A report that failed
         puts every written file back and raises FeedbackError."""
         path = self.project.site_dir / "index.html"
         async with self.lock:
-            saved = assets.write(draft, self.project.site_dir, self.project.plan_path)
+            saved = await run_to_end(
+                assets.write, draft, self.project.site_dir, self.project.plan_path
+            )
         report = await self._score(path) if self.rescore else None
         if report is not None and report.failed:
             async with self.lock:
-                assets.restore(saved)
+                await run_to_end(assets.restore, saved)
             raise FeedbackError(f"nothing was committed: {report.failed}")
-        async with self.lock:
+        targets = list(dict.fromkeys(r.target for r in reqs if r.target))
+        element = targets[0] if len(targets) == 1 else None
+        summary = f"Feedback: {' '.join(text.split())[:80] or 'annotations'}"
+
+        def save() -> str:
             if report is not None:
                 self.project.write_report(report)
-            targets = list(dict.fromkeys(r.target for r in reqs if r.target))
-            element = targets[0] if len(targets) == 1 else None
             version = self.project.commit(
-                f"Feedback: {' '.join(text.split())[:80] or 'annotations'}",
-                job=getattr(job, "id", None), element=element, level="feedback",
-            )  # fmt: skip
-        return version.id
+                summary, job=getattr(job, "id", None), element=element, level="feedback"
+            )
+            return version.id
+
+        async with self.lock:
+            return await run_to_end(save)
 
     async def _score(self, path: Path):
         from mmstudio.refine import render_and_score
@@ -385,15 +395,11 @@ def _font(req: Requirement) -> float:
     return req.baseline[2] if req.op == "resize" and len(req.baseline) >= 3 else 16.0
 
 
-def _link_tree(source: Path, target: Path) -> None:
-    """Copy ``source`` to ``target`` with hard links (plain copies where links are refused)."""
-
-    def link(src: str, dst: str) -> None:
-        try:
-            os.link(src, dst)
-        except OSError:
-            shutil.copy2(src, dst)
-
-    with contextlib.suppress(FileNotFoundError):
-        shutil.rmtree(target)
-    shutil.copytree(source, target, copy_function=link)
+def _build_trial(site: Path, trial: Path, page: str, files: dict[str, bytes]) -> None:
+    """``trial``: a fresh hard-linked copy of ``site`` with ``files`` (site-relative path →
+    bytes) written in and ``page`` as its ``index.html``."""
+    shutil.rmtree(trial, ignore_errors=True)
+    atomic.link_tree(site, trial)
+    for path, data in files.items():
+        atomic.write_bytes(trial / path, data)
+    atomic.write_text(trial / "index.html", page)

@@ -49,9 +49,7 @@ class JobsTable(QTableWidget):
             cancel.clicked.connect(lambda _=False, jid=job.id: self.jobs.cancel(jid))
             self.setCellWidget(row, _CANCEL, cancel)
             self.scrollToBottom()
-        state = getattr(job, "outcome", None) or (
-            job.state if not job.error else f"failed: {job.error}"
-        )
+        state = job.outcome  # "cancelled during evaluate", "failed: <error>", or the state
         values = (
             job.id,
             job.kind,

@@ -85,6 +85,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self._job_states: dict[str, str] = {}
         self._job_elements: dict[str, str] = {}  # active job key → the element it works on
         self._refreshing: asyncio.Task | None = None
+        self._turns_refresh: asyncio.Task | None = None  # the Turns panel's latest read
         self.dialog: QDialog | None = None  # the open New / Settings / History dialog
         self.setWindowTitle("MM Studio")
         self.setWindowIcon(app_icon())
@@ -409,7 +410,9 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.tree.show_flags(self.session.flagged)
         self.issues.plot.show_versions(snapshot.versions)
         self.status.setText(f"{snapshot.root} · version {snapshot.head}")
-        self.turns_panel.refresh()
+        if self._turns_refresh is not None:
+            self._turns_refresh.cancel()  # the latest read wins
+        self._turns_refresh = self._spawn(self.turns_panel.refresh_async())
         self.update_actions()
 
     def _show_issues(self) -> None:
@@ -479,8 +482,9 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         if self.watcher.files():
             self.watcher.removePaths(self.watcher.files())
         self._unsubscribe()
-        if self._refreshing is not None:
-            self._refreshing.cancel()
+        for task in (self._refreshing, self._turns_refresh):
+            if task is not None:
+                task.cancel()
         self.session.close()
         self.jobs_panel.detach()
         super().closeEvent(event)

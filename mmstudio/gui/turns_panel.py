@@ -5,11 +5,14 @@ and forgetting rates — the ledger as the critic left it.
 The panel never reads files itself: it is given a ``source()`` that returns the ledger view
 (:func:`mmstudio.studio.feedback.ledger_view` shape: ``{turns: [{turn, text, version, summary,
 requirements: [{id, text, op, target, status, detail}]}], forgetting: [...], pass_rate,
-forgetting_rate}``) and shows it on :meth:`refresh`.
+forgetting_rate}``) and shows it on :meth:`refresh` — or on :meth:`refresh_async`, which calls
+``source()`` in a worker thread (it reads the project's database and, the first time, imports the
+feedback code: up to 200 ms the GUI thread would otherwise stall for).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
@@ -44,11 +47,11 @@ class TurnsPanel(QWidget):
 
     def refresh(self) -> None:
         """Show the ledger as ``source()`` returns it now (an empty view when it fails)."""
-        try:
-            view = self.source() or {}
-        except Exception as exc:  # a missing project or a locked database: say so, keep going
-            view = {"turns": [], "error": str(exc).splitlines()[0] if str(exc) else "error"}
-        self.show_view(view)
+        self.show_view(_read(self.source))
+
+    async def refresh_async(self) -> None:
+        """:meth:`refresh` with ``source()`` run in a worker thread (see the module docstring)."""
+        self.show_view(await asyncio.to_thread(_read, self.source))
 
     def show_view(self, view: dict) -> None:
         """Rebuild the tree from a ledger view (see the module docstring)."""
@@ -80,6 +83,14 @@ class TurnsPanel(QWidget):
                 child = head.child(j)
                 lines.append(f"{child.text(1)}  {child.text(0)}")
         return lines
+
+
+def _read(source: Callable[[], dict]) -> dict:
+    """The view ``source()`` returns, or an empty one that says why it failed."""
+    try:
+        return source() or {}
+    except Exception as exc:  # a missing project or a locked database: say so, keep going
+        return {"turns": [], "error": str(exc).splitlines()[0] if str(exc) else "error"}
 
 
 def _summary(view: dict) -> str:

@@ -3,7 +3,10 @@
 Concurrency invariants: the layout and every asset run as tasks of one ``asyncio.TaskGroup``; at
 most ``concurrency`` assets are being made at any moment (a semaphore), since each one is CPU-bound
 on a small machine. The first failure cancels the rest and propagates, so a caller that builds the
-site in a staging folder installs either a complete new site or nothing.
+site in a staging folder installs either a complete new site or nothing. Files are checked and
+written in worker threads (the loop may be the GUI's), each write run to its end before a
+cancellation goes on (:func:`~mmstudio.threads.run_to_end`): nothing writes into the site after
+the build has stopped.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from mmstudio.plan import ChartPlan, DesignPlan, ElementPlan, ImagePlan, VideoPl
 from mmstudio.project import atomic
 from mmstudio.providers.base import Designer, DesignerError
 from mmstudio.resources import vendor_file
+from mmstudio.threads import run_to_end
 
 log = logging.getLogger(__name__)
 
@@ -82,10 +86,10 @@ async def build_site(
     async def page() -> None:
         t0 = time.perf_counter()
         html = await designer.layout(plan)
-        problems = slot_problems(plan, html)
+        problems = await asyncio.to_thread(slot_problems, plan, html)
         if problems:
             raise DesignerError(f"the page does not match the plan: {problems[0]}")
-        atomic.write_text(site_dir / "index.html", html)
+        await run_to_end(atomic.write_text, site_dir / "index.html", html)
         build.files.append("index.html")
         build.timings["layout"] = round(time.perf_counter() - t0, 3)
         finished("layout index.html")
@@ -98,7 +102,7 @@ async def build_site(
     except BaseExceptionGroup as group:
         raise _first_error(group) from None
     if plan.charts:
-        build.files.append(_vendor(site_dir, "echarts.min.js"))
+        build.files.append(await run_to_end(_vendor, site_dir, "echarts.min.js"))
     build.timings["assets_total"] = round(time.perf_counter() - started, 3)
     return build
 
@@ -111,16 +115,21 @@ async def _make_asset(
         data = await designer.image(element, plan)
         if not data:
             raise DesignerError(f"image {element.id} came back empty")
-        atomic.write_bytes(site_dir / element.save_path, data)
+        await run_to_end(atomic.write_bytes, site_dir / element.save_path, data)
         return [element.save_path]
     if isinstance(element, VideoPlan):
         written = await designer.video(element, plan, site_dir)
         return [p.relative_to(site_dir).as_posix() for p in written]
     assert isinstance(element, ChartPlan)
     option = await designer.chart_option(element, plan)
+    await run_to_end(_write_chart, site_dir, element, option)
+    return [element.option_path, element.save_path]
+
+
+def _write_chart(site_dir: Path, element: ChartPlan, option: dict) -> None:
+    """The chart's option (JSON) and its page under ``site_dir``."""
     atomic.write_text(site_dir / element.option_path, json.dumps(option, indent=2) + "\n")
     atomic.write_text(site_dir / element.save_path, charts.chart_page(option, element))
-    return [element.option_path, element.save_path]
 
 
 def _first_error(group: BaseExceptionGroup) -> BaseException:

@@ -11,6 +11,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -98,3 +99,20 @@ def write_text(path: Path, text: str) -> Path:
 def write_json(path: Path, value: Any) -> Path:
     """Write ``value`` as indented UTF-8 JSON to ``path`` atomically."""
     return write_text(path, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def link_or_copy(source: Path | str, target: Path | str) -> None:
+    """Make ``target`` a hard link to the file ``source`` (a copy where the file system refuses
+    links). Safe for project files: they are only ever replaced by rename, never rewritten."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def link_tree(source: Path, target: Path) -> None:
+    """Copy the folder ``source`` to the new folder ``target`` with hard links (see
+    :func:`link_or_copy`); symbolic links stay links, so a copy never pulls in what a link
+    points to outside the folder, and writing into the copy (atomically, by rename) never
+    changes ``source``."""
+    shutil.copytree(source, target, symlinks=True, copy_function=link_or_copy)

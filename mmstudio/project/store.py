@@ -27,11 +27,15 @@ Invariants:
   and ``site/`` included, so none is ever committed or exported).
 - A disk error (no space, I/O, a read-only folder) becomes one ProjectError line; the project
   keeps its last saved version and the in-memory manifest matches the one on disk.
+- Within a process, every write (commit, checkout, staged commit, plan, report, site, recovery)
+  holds the project's write lock (a ``threading.RLock`` per project folder), so writes may run
+  in worker threads — the app runs them off its event loop — and still never interleave.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import logging
 import os
@@ -39,7 +43,10 @@ import re
 import shutil
 import sqlite3
 import tempfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Concatenate, ParamSpec, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -79,6 +86,22 @@ class _Checkout(BaseModel):
     remove: list[str] = []
 
 
+_write_locks: dict[Path, threading.RLock] = {}  # project folder → its write lock (module doc)
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _writes(method: Callable[Concatenate[Project, P], T]) -> Callable[Concatenate[Project, P], T]:
+    """Run ``method`` holding the project's write lock (see the module docstring)."""
+
+    @functools.wraps(method)
+    def locked(self: Project, *args: P.args, **kwargs: P.kwargs) -> T:
+        with self._writing:
+            return method(self, *args, **kwargs)
+
+    return locked
+
+
 def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
@@ -103,6 +126,7 @@ class Project:
         self.objects = ObjectStore(root / "objects")
         self.history = History(root / "history.sqlite")
         self._pending: list[Path] = []  # marked checkouts a disk error left half installed
+        self._writing = _write_locks.setdefault(root, threading.RLock())
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -166,6 +190,7 @@ class Project:
         project.recover()
         return project
 
+    @_writes
     def recover(self) -> None:
         """Finish a checkout a crash interrupted, undo a half-done site swap and delete dead
         staging folders — unless another process holds the writer lock (it may be using them).
@@ -198,6 +223,7 @@ class Project:
             log.warning("removing %s left by an interrupted write", temp.relative_to(self.root))
             temp.unlink(missing_ok=True)
 
+    @_writes
     def save_manifest(self) -> None:
         """Write the manifest as it is in memory (atomically)."""
         self.manifest.updated_at = _now()
@@ -217,6 +243,7 @@ class Project:
         (named after this process, so that its recovery never deletes a live one)."""
         return Path(tempfile.mkdtemp(prefix=f".staging-{os.getpid()}-", dir=self.root))
 
+    @_writes
     def install_site(self, staged_site: Path) -> None:
         """Make ``staged_site`` the project's ``site/`` (two renames; see the module docstring)
         and delete the staging folder holding it, installed or not; raises ProjectError on a
@@ -251,6 +278,7 @@ class Project:
         except (ValidationError, ValueError) as exc:
             raise ProjectError(f"{self.plan_path} is invalid: {first_line(exc)}") from None
 
+    @_writes
     def write_plan(self, plan: DesignPlan) -> None:
         """Write ``plan.json`` atomically; raises ProjectError on a disk error."""
         with saving("the plan"):
@@ -263,12 +291,14 @@ class Project:
         except (FileNotFoundError, ValidationError, ValueError):
             return None
 
+    @_writes
     def write_report(self, report: Report) -> None:
         """Write ``report.json`` atomically; raises ProjectError on a disk error."""
         with saving("the report"):
             atomic.write_text(self.report_path, report.model_dump_json(indent=2) + "\n")
 
     # -- versions --------------------------------------------------------------------------
+    @_writes
     def commit(
         self,
         summary: str,
@@ -293,6 +323,7 @@ class Project:
             self._save_head(version.id, [])
         return version
 
+    @_writes
     def undo(self) -> Version:
         """Move the head to its parent (the site, plan and report follow); raises ProjectError
         when there is nothing to undo."""
@@ -305,6 +336,7 @@ class Project:
             raise ProjectError("nothing to undo: the current version is the first one")
         return self._checkout(parent, [*self.manifest.redo, head])
 
+    @_writes
     def redo(self) -> Version:
         """Move the head forward to the version last undone; raises ProjectError when none."""
         if not self.manifest.redo:
@@ -312,6 +344,7 @@ class Project:
         *rest, target = self.manifest.redo
         return self._checkout(target, rest)
 
+    @_writes
     def restore(self, version_id: str) -> Version:
         """Make version ``version_id`` (a unique prefix) current again, byte for byte; raises
         ProjectError for an unknown id, a missing/corrupted blob or a disk error (the project is
@@ -340,6 +373,7 @@ class Project:
             self._install_staged(staging, version.id, redo, remove)
         return version
 
+    @_writes
     def commit_staged(
         self,
         staging: Path,
@@ -359,7 +393,7 @@ class Project:
                 self._finish_pending()
                 for name in _ROOT_FILES:  # unchanged ones: the current file (a hard link)
                     if not (staging / name).exists() and (self.root / name).is_file():
-                        _link_or_copy(self.root / name, staging / name)
+                        atomic.link_or_copy(self.root / name, staging / name)
                 tracked = [t for t in _TRACKED if (staging / t).exists()]
                 files = snapshot(staging, self.objects, tracked)
                 report = _read_report(staging / "report.json")
@@ -438,13 +472,6 @@ class Project:
             "site": str(self.site_dir / "index.html"),
             "report": str(self.report_path) if self.report_path.exists() else None,
         }
-
-
-def _link_or_copy(source: Path, target: Path) -> None:
-    try:
-        os.link(source, target)
-    except OSError:  # a file system without hard links
-        shutil.copy2(source, target)
 
 
 def _read_report(path: Path) -> Report | None:

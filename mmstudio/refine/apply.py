@@ -6,12 +6,17 @@ Invariants:
   ``plan.json``, ``report.json`` and every commit. The lock is never held while rendering.
 - A change is tried on a *trial site* (a hard-linked copy of ``site/`` in a ``.staging-trial-*``
   folder inside the project, which opening the project removes after a crash); the real site is
-  untouched until the verdict is in.
+  untouched until the verdict is in. The trial folder is named before it is made and removed
+  however the attempt ends (a full disk or a cancellation while it is being prepared included).
 - Installing re-applies the change's page edit to the *latest* ``index.html`` under the lock, so
-  element-scoped patches from concurrent jobs compose and none is lost; files are written
-  atomically and the version is committed before the lock is released.
-- Cancelling an attempt leaves no partial file: the trial folder is removed, and a write
-  already under way (trial or install) runs to its end before the cancellation goes on.
+  element-scoped patches from concurrent jobs compose and none is lost. The new site, plan and
+  report are built in a staging folder and installed and committed as ONE step
+  (:meth:`~mmstudio.project.Project.commit_staged`): a crash or a full disk leaves the old
+  version or the new one, never a site that no version records.
+- File work (preparing a trial, installing, recording an attempt) runs in a worker thread, off
+  the event loop (:func:`~mmstudio.threads.run_to_end`); cancelling an attempt lets a write
+  already under way run to its end before the cancellation goes on, so no file is left half
+  written and the lock is never let go while a thread still writes.
 - Every attempt ends in an :class:`~mmstudio.refine.model.Outcome` and a row in the project's
   ``attempts`` table: accepted (with its version), reverted (scored worse or gained nothing),
   rejected (failed a guardrail) or skipped (the change does nothing).
@@ -31,14 +36,19 @@ from pathlib import Path
 from mmstudio.evaluate import evaluate
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project, atomic
+from mmstudio.project.errors import saving
 from mmstudio.project.versions import Attempt
 from mmstudio.report import Report
+from mmstudio.threads import run_to_end
 
 from . import guardrails
 from .model import Change, Outcome
 from .verdict import judge
 
 log = logging.getLogger(__name__)
+
+#: numbers of this process's trial folders (one counter for every editor: names never collide)
+_trial_ids = itertools.count(1)
 
 #: ``await evaluator(page_html_path, plan, out_dir) -> Report``
 Evaluator = Callable[[Path, DesignPlan | None, Path], Awaitable[Report]]
@@ -56,7 +66,6 @@ class SiteEditor:
         self.project = project
         self.evaluator = evaluator or render_and_score
         self.lock = asyncio.Lock()
-        self._ids = itertools.count(1)
 
     @property
     def page_path(self) -> Path:
@@ -70,21 +79,20 @@ class SiteEditor:
         commit it when it does not score worse and fixes something. Never raises for a bad
         change: the outcome says what happened. A ``settled`` change is only recorded."""
         if change.settled is not None:
-            return self._record(change, *change.settled, baseline, job)
+            return await self._record(change, *change.settled, baseline, job)
         problems = guardrails.file_problems(list(change.files))
         if problems:
-            return self._record(change, "rejected", problems[0], baseline, job)
-        trial = None
+            return await self._record(change, "rejected", problems[0], baseline, job)
+        trial = self.project.root / f".staging-trial-{os.getpid()}-{next(_trial_ids)}"
         try:
             async with self.lock:
-                trial, problem = await _complete(self._prepare_trial, change)
+                problem = await run_to_end(self._prepare_trial, change, trial)
             if problem:
                 outcome = "skipped" if problem.startswith("the change does nothing") else "rejected"
-                return self._record(change, outcome, problem, baseline, job)
+                return await self._record(change, outcome, problem, baseline, job)
             return await self._verify_and_install(change, baseline, trial, job)
         finally:
-            if trial is not None:
-                shutil.rmtree(trial, ignore_errors=True)
+            await run_to_end(shutil.rmtree, trial, ignore_errors=True)
 
     async def _verify_and_install(
         self, change: Change, baseline: Report, trial: Path, job: str | None
@@ -94,56 +102,67 @@ class SiteEditor:
         report = await self.evaluator(trial / "site" / "index.html", plan, out_dir)
         accepted, reason = judge(baseline, report, change)
         if not accepted:
-            shutil.rmtree(out_dir, ignore_errors=True)
-            return self._record(change, "reverted", reason, baseline, job, report)
+            await run_to_end(shutil.rmtree, out_dir, ignore_errors=True)
+            return await self._record(change, "reverted", reason, baseline, job, report)
         async with self.lock:
-            version, problem = await _complete(self._install, change, report, job)
+            version, problem = await run_to_end(self._install, change, report, job)
         if problem:
-            return self._record(change, "rejected", problem, baseline, job, report)
-        return self._record(change, "accepted", reason, baseline, job, report, version)
+            return await self._record(change, "rejected", problem, baseline, job, report)
+        return await self._record(change, "accepted", reason, baseline, job, report, version)
 
-    def _prepare_trial(self, change: Change) -> tuple[Path, str | None]:
-        """A trial copy of the site with ``change`` applied (under the lock), and a problem."""
-        trial = self.project.root / f".staging-trial-{os.getpid()}-{next(self._ids)}"
+    def _prepare_trial(self, change: Change, trial: Path) -> str | None:
+        """Fill ``trial`` with a copy of the site with ``change`` applied (under the lock, in a
+        worker thread); returns a problem, or None."""
         html = self.page_path.read_text(encoding="utf-8", errors="surrogateescape")
         candidate = change.page(html) if change.page else html
-        problems = guardrails.page_problems(html, candidate)
+        problems = guardrails.page_problems(html, candidate) or self._link_problems(change)
         if problems:
-            return trial, problems[0]
+            return problems[0]
         if candidate == html and not change.files and change.plan is None:
-            return trial, "the change does nothing to this page"
-        _link_tree(self.project.site_dir, trial / "site")
-        for path, data in change.files.items():
-            atomic.write_bytes(trial / "site" / path, data)
-        if candidate != html:
-            atomic.write_text(trial / "site" / "index.html", candidate)
-        return trial, None
+            return "the change does nothing to this page"
+        _write_site(self.project.site_dir, trial / "site", change.files, candidate, html)
+        return None
+
+    def _link_problems(self, change: Change) -> list[str]:
+        """A problem per file of ``change`` that a symbolic link in the site would send outside
+        the site folder (copies keep such links, so the write would go through them)."""
+        site = self.project.site_dir.resolve()
+        return [
+            f"the refiner writes outside the site folder through a link: {path}"
+            for path in change.files
+            if not (self.project.site_dir / path).parent.resolve().is_relative_to(site)
+        ]
 
     def _install(self, change: Change, report: Report, job: str | None):
-        """Write ``change`` into the real site (latest page) and commit; (version id, problem)."""
+        """Apply ``change`` to the latest page, build the new site (with the plan, if changed,
+        and ``report``) in a staging folder and install and commit it as one step (under the
+        lock, in a worker thread); returns (version id, problem)."""
         html = self.page_path.read_text(encoding="utf-8", errors="surrogateescape")
         new = change.page(html) if change.page else html
         problems = guardrails.page_problems(html, new)
         if problems:
             return None, f"the patch no longer applies to the latest page: {problems[0]}"
-        site = self.project.site_dir.resolve()
-        for path in change.files:
-            if not (self.project.site_dir / path).parent.resolve().is_relative_to(site):
-                return None, f"the refiner writes outside the site folder through a link: {path}"
-        for path, data in change.files.items():
-            atomic.write_bytes(self.project.site_dir / path, data)
-        if new != html:
-            atomic.write_text(self.page_path, new)
-        if change.plan is not None:
-            self.project.write_plan(change.plan)
+        problems = self._link_problems(change)
+        if problems:
+            return None, problems[0]
         report.target = str(self.page_path)
-        self.project.write_report(report)
-        version = self.project.commit(
-            change.summary, job=job, element=change.element, level=change.level
+        with saving("the version"):
+            staging = self.project.staging_dir()
+        try:
+            with saving("the version"):
+                _write_site(self.project.site_dir, staging / "site", change.files, new, html)
+                if change.plan is not None:
+                    atomic.write_text(staging / "plan.json", _json(change.plan))
+                atomic.write_text(staging / "report.json", _json(report))
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        version = self.project.commit_staged(
+            staging, change.summary, job=job, element=change.element, level=change.level
         )
         return version.id, None
 
-    def _record(
+    async def _record(
         self,
         change: Change,
         outcome: str,
@@ -164,7 +183,7 @@ class SiteEditor:
             reason=reason,
             version=version,
         )
-        self.project.history.add_attempt(attempt)
+        await run_to_end(self.project.history.add_attempt, attempt)
         log.info("%s %s %s: %s", change.level, change.element or "page", outcome, reason)
         after = report.scores.overall if report else None
         return Outcome(
@@ -173,30 +192,16 @@ class SiteEditor:
         )  # fmt: skip
 
 
-async def _complete(func, *args):
-    """Run ``func(*args)`` in a worker thread to the end, even when the caller is cancelled
-    meanwhile (the cancellation is re-raised afterwards): a lock holder never lets go while its
-    thread is still writing."""
-    task = asyncio.ensure_future(asyncio.to_thread(func, *args))
-    cancelled = False
-    while not task.done():
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            cancelled = True
-    if cancelled:
-        raise asyncio.CancelledError
-    return task.result()
+def _write_site(site: Path, target: Path, files: dict[str, bytes], page: str, current: str) -> None:
+    """``target``: a hard-linked copy of ``site`` with ``files`` (site-relative path → bytes)
+    written in and ``index.html`` replaced by ``page`` where it differs from ``current``."""
+    atomic.link_tree(site, target)
+    for path, data in files.items():
+        atomic.write_bytes(target / path, data)
+    if page != current:
+        atomic.write_text(target / "index.html", page)
 
 
-def _link_tree(source: Path, target: Path) -> None:
-    """Copy the folder ``source`` to ``target`` with hard links (plain copies where the file
-    system refuses links). Files are only ever replaced by rename, so sharing inodes is safe."""
-
-    def link(src: str, dst: str) -> None:
-        try:
-            os.link(src, dst)
-        except OSError:
-            shutil.copy2(src, dst)
-
-    shutil.copytree(source, target, copy_function=link)
+def _json(model: DesignPlan | Report) -> str:
+    """``plan.json`` / ``report.json`` text, as the project writes them."""
+    return model.model_dump_json(indent=2) + "\n"

@@ -11,10 +11,13 @@ Invariants:
 - Any navigation of the main frame away from the page is aborted (``ERR_ABORTED`` keeps the
   current document) and recorded; popups are closed and recorded; dialogs are dismissed and
   recorded. Handlers never raise: a failure to answer a route is logged and the request aborted.
+- A served file is read in a worker thread (``route.fulfill(path=…)`` would read it on the event
+  loop, the GUI's in the app; a video is megabytes).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import mimetypes
 from pathlib import Path
@@ -100,7 +103,8 @@ class Sandbox:
                 return
             path, reason = site_path(request.url, self.site_dir)
             if path is not None:
-                await route.fulfill(path=str(path), content_type=content_type(path))
+                body = await asyncio.to_thread(path.read_bytes)
+                await route.fulfill(body=body, content_type=content_type(path))
                 return
             self._record(
                 RequestRecord(

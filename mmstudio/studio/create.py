@@ -5,6 +5,12 @@ once the site is complete; until its first version is committed, a failure or a 
 removes it again, so a failed or cancelled run leaves no half-made project behind (a run killed
 in that short window leaves a project without a version, which opens and can be deleted). From
 its creation on, the run holds the project's writer lock.
+
+The first commit (hashing and storing every file) runs in a worker thread (the loop may be the
+GUI's) to its end (:func:`~mmstudio.threads.run_to_end`): a cancellation that lands during it
+stops the run once the version is saved, and the project stays. Installing the site and plan
+(two renames and one small file) stays on the loop, right after the project folder is made, so
+that the window in which a kill leaves a project without a site stays as short as it can be.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from mmstudio.providers.base import Designer
 from mmstudio.providers.registry import get_designer
 from mmstudio.providers.settings import Settings
 from mmstudio.studio.evaluation import try_evaluate_project
+from mmstudio.threads import run_to_end
 
 log = logging.getLogger(__name__)
 
@@ -143,8 +150,8 @@ async def _generate(
                 reflection = await _reflect(project_done, rounds, progress, timings)
                 plan = project_done.read_plan()
     except BaseException:
-        if project is not None:  # created but never committed: leave nothing half-made
-            shutil.rmtree(project.root, ignore_errors=True)
+        if project is not None and project.manifest.head is None:  # never committed
+            shutil.rmtree(project.root, ignore_errors=True)  # leave nothing half-made
         raise
     finally:
         shutil.rmtree(workspace, ignore_errors=True)
@@ -186,7 +193,7 @@ async def _first_version(
     timings: dict[str, float],
 ) -> None:
     """Install the built ``site`` and ``plan`` in the new project, evaluate it (``report.json``)
-    and commit the first version."""
+    and commit the first version (in a worker thread, see the module docstring)."""
     project.install_site(site)
     project.write_plan(plan)
     if evaluate:
@@ -197,7 +204,7 @@ async def _first_version(
         overall = report.scores.overall if report else None
         progress("evaluate", 1, 1, "not evaluated" if report is None else f"overall {overall}")
     progress("commit", 0, 1, "saving the first version")
-    project.commit("Generated from the prompt", job="generate")
+    await run_to_end(project.commit, "Generated from the prompt", job="generate")
     progress("commit", 1, 1, "saved")
 
 

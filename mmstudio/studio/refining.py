@@ -12,6 +12,9 @@ Invariants:
   this process's dead trial folders there (see :func:`_remove_dead_trials`).
 - The loop keeps the best version seen: if the last round left the page worse than an earlier
   version, that version is restored at the end.
+- Project writes (commits, reports, attempts, restores) run in worker threads under the editor's
+  lock, each to its end (:func:`~mmstudio.threads.run_to_end`), so the event loop — the GUI's in
+  the app — never waits on the disk.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from mmstudio.refine import (
 from mmstudio.refine.registry import Refiners, RuleRefiners, get_refiners
 from mmstudio.report import Level, Report, Severity
 from mmstudio.studio.jobs import Job, JobContext, JobManager
+from mmstudio.threads import run_to_end
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +61,8 @@ def _busy(root: Path) -> bool:
 
 def _remove_dead_trials(root: Path) -> None:
     """Delete this process's trial folders in ``root`` when none of its services is working on
-    the project: a trial whose preparation was cancelled or hit a full disk is not removed by
-    the editor, and a new editor's trial names (counted from 1) would collide with it."""
+    the project: the editor removes each trial however its attempt ends, but ignores errors
+    while doing so, and anything left would otherwise stay until the next process opens it."""
     for trial in root.glob(f".staging-trial-{os.getpid()}-*"):
         log.info("removing %s left by a cancelled refinement", trial.name)
         shutil.rmtree(trial, ignore_errors=True)
@@ -90,7 +94,7 @@ class RefineService:
         report = self.project.read_report()
         report = report if report is not None else await self.evaluate()
         async with self.editor.lock:
-            self.project.commit("Before refinement")
+            await run_to_end(self.project.commit, "Before refinement")
         return report
 
     async def evaluate(self) -> Report:
@@ -99,7 +103,7 @@ class RefineService:
         out = self.project.renders_dir
         report = await self.editor.evaluator(self.editor.page_path, plan, out)
         async with self.editor.lock:
-            self.project.write_report(report)
+            await run_to_end(self.project.write_report, report)
         return report
 
     def submit(self, target: Target, report: Report, instruction: str = "") -> Job:
@@ -125,7 +129,7 @@ class RefineService:
         try:
             changes = await self.refiners.propose(target, inp)
         except Exception as exc:
-            self._record_failure(ctx.job, target, exc)
+            await self._record_failure(ctx.job, target, exc)
             raise
         outcomes = []
         for number, change in enumerate(changes, start=1):
@@ -138,19 +142,18 @@ class RefineService:
             outcomes.append(outcome)
         return outcomes
 
-    def _record_failure(self, job: Job, target: Target, exc: Exception) -> None:
+    async def _record_failure(self, job: Job, target: Target, exc: Exception) -> None:
         reason = (str(exc).splitlines() or [type(exc).__name__])[0]
-        self.project.history.add_attempt(
-            Attempt(
-                created_at=time.time(),
-                job=job.id,
-                element=target.element,
-                level=target.level,
-                codes=[i.code for i in target.issues],
-                outcome="failed",
-                reason=reason,
-            )
+        attempt = Attempt(
+            created_at=time.time(),
+            job=job.id,
+            element=target.element,
+            level=target.level,
+            codes=[i.code for i in target.issues],
+            outcome="failed",
+            reason=reason,
         )
+        await run_to_end(self.project.history.add_attempt, attempt)
 
     async def run_targets(
         self,
@@ -219,7 +222,8 @@ class RefineService:
         if len(accepted) <= 1 or accepted[-1].level == "global":
             return self.project.read_report() or await self.evaluate()
         report = await self.evaluate()
-        self.project.commit(summary, level="round")
+        async with self.editor.lock:
+            await run_to_end(self.project.commit, summary, level="round")
         return report
 
     async def reflect(self, rounds: int = ROUNDS, min_severity: Severity = "minor") -> Reflection:
@@ -246,13 +250,16 @@ class RefineService:
             best, best_version = report, self.project.manifest.head
         else:
             result.stopped = result.stopped or f"{rounds} rounds"
-        return self._finish(result, best, best_version)
+        return await self._finish(result, best, best_version)
 
-    def _finish(self, result: Reflection, best: Report, best_version: str | None) -> Reflection:
+    async def _finish(
+        self, result: Reflection, best: Report, best_version: str | None
+    ) -> Reflection:
         if best_version and best_version != self.project.manifest.head:
             current = self.project.read_report()
             if better(best, current):
-                self.project.restore(best_version)
+                async with self.editor.lock:
+                    await run_to_end(self.project.restore, best_version)
         final = self.project.read_report() or best
         result.after, result.issues_after = final.scores.overall, measured_issues(final)
         result.kept = self.project.manifest.head

@@ -11,6 +11,11 @@ Invariants:
   CLI command that changes the project is refused with one line naming this process; opening a
   project another process is changing raises ProjectError with that line (and the previously
   open project stays open). :meth:`close` (or opening another project) releases it.
+- Undo, redo, restore and export write in a worker thread, off the loop (the GUI's), each to its
+  end (:func:`~mmstudio.threads.run_to_end`): a cancelled job stops once its write is done. The
+  writer lock is held per process, whatever the thread, and is never let go while a write runs:
+  closing cancels the project's jobs and refine tasks and releases the lock once they have
+  stopped (at once when nothing is running).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from mmstudio.studio.create import new_project
 from mmstudio.studio.evaluation import evaluate_project
 from mmstudio.studio.jobs import Job, JobContext, JobManager
 from mmstudio.studio.refining import RefineService
+from mmstudio.threads import run_to_end
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +63,7 @@ class Session:
         self._refiner: RefineService | None = None
         self._tasks: set[asyncio.Task] = set()
         self._lock: contextlib.ExitStack | None = None  # the open project's writer lock
+        self._releasing: set[asyncio.Task] = set()  # locks let go once their jobs have stopped
 
     def open(self, root: Path) -> Project:
         """Open the project at ``root`` (cancelling the jobs of the previous one) and hold its
@@ -72,6 +79,8 @@ class Session:
         """Cancel the open project's jobs and release its writer lock (closing the window or
         showing a plain site folder)."""
         self.jobs.cancel_all()
+        for task in list(self._tasks):
+            task.cancel()
         self.project, self._refiner = None, None
         self.flagged.clear()
         self._release()
@@ -88,9 +97,32 @@ class Session:
         self._refiner = RefineService(project, self.jobs)
 
     def _release(self) -> None:
-        if self._lock is not None:
-            self._lock.close()
-            self._lock = None
+        """Let go of the open project's writer lock once its unfinished jobs and refine tasks
+        (cancelled by now, or about to be) have stopped: a write of theirs in a worker thread
+        runs to its end first."""
+        lock, self._lock = self._lock, None
+        if lock is None:
+            return
+        busy = [j.id for j in self.jobs.jobs.values() if j.state in ("queued", "running")]
+        tasks = [t for t in self._tasks if not t.done()]
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop runs: nothing of ours can be running either
+            loop = None
+        if loop is None or not (busy or tasks):
+            lock.close()
+            return
+
+        async def release_when_stopped() -> None:
+            try:
+                waits = [asyncio.ensure_future(self.jobs.wait(job_id)) for job_id in busy]
+                await asyncio.wait([*waits, *tasks])
+            finally:
+                lock.close()
+
+        task = loop.create_task(release_when_stopped())
+        self._releasing.add(task)
+        task.add_done_callback(self._releasing.discard)
 
     def _require(self) -> Project:
         if self.project is None:
@@ -138,7 +170,9 @@ class Session:
         project = self._require()
 
         async def run(ctx: JobContext) -> Path:
-            return export_site(project.site_dir, dest, as_zip=as_zip, overwrite=overwrite)
+            return await run_to_end(
+                export_site, project.site_dir, dest, as_zip=as_zip, overwrite=overwrite
+            )
 
         return self.jobs.submit("export", run)
 
@@ -198,7 +232,7 @@ class Session:
         project = self._require()
 
         async def run(ctx: JobContext):
-            return project.undo()
+            return await run_to_end(project.undo)
 
         return self.jobs.submit("undo", run)
 
@@ -207,7 +241,7 @@ class Session:
         project = self._require()
 
         async def run(ctx: JobContext):
-            return project.redo()
+            return await run_to_end(project.redo)
 
         return self.jobs.submit("redo", run)
 
@@ -216,6 +250,6 @@ class Session:
         project = self._require()
 
         async def run(ctx: JobContext):
-            return project.restore(version_id)
+            return await run_to_end(project.restore, version_id)
 
         return self.jobs.submit("restore", run)

@@ -1,7 +1,9 @@
 """The built-in offline designer: deterministic planner, layout and procedural assets, no network.
 
 CPU-bound work (Pillow, ffmpeg) runs in worker threads so the event loop (CLI or Qt through
-qasync) stays responsive; the pipeline caps how many run at once.
+qasync) stays responsive; the pipeline caps how many run at once. An asset's thread runs to its
+end even when its task is cancelled (:func:`~mmstudio.threads.run_to_end`), so no thread writes
+into a site folder after the generation that owns it has stopped and cleaned up.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from mmstudio.pipeline import charts
 from mmstudio.plan import ChartPlan, DesignPlan, ImagePlan, VideoPlan
 from mmstudio.providers.offline import art, layout, motion, planner
+from mmstudio.threads import run_to_end
 
 
 class OfflineDesigner:
@@ -30,10 +33,10 @@ class OfflineDesigner:
         def paint() -> bytes:
             return art.encode_image(art.paint_image(element, plan), element.save_path)
 
-        return await asyncio.to_thread(paint)
+        return await run_to_end(paint)
 
     async def video(self, element: VideoPlan, plan: DesignPlan, site_dir: Path) -> list[Path]:
-        return await asyncio.to_thread(motion.make_video, element, plan, site_dir)
+        return await run_to_end(motion.make_video, element, plan, site_dir)
 
     async def chart_option(self, element: ChartPlan, plan: DesignPlan) -> dict[str, Any]:
         return charts.build_option(element, plan)
