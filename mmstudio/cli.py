@@ -10,6 +10,8 @@ import argparse
 import asyncio
 import json
 import logging
+import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -52,6 +54,10 @@ class _Progress:
     def __call__(self, stage: str, done: int, total: int, detail: str) -> None:
         if self.enabled:
             print(f"[{stage} {done}/{total}] {detail}", file=sys.stderr, flush=True)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _run(coro):
@@ -102,8 +108,9 @@ def cmd_new(args: argparse.Namespace) -> int:
     )
     summary = result.summary()
     text = (
-        f"Created {summary['title']!r}: {summary['sections']} sections, {summary['images']} "
-        f"images, {summary['videos']} videos, {summary['charts']} charts "
+        f"Created {summary['title']!r}: {_count(summary['sections'], 'section')}, "
+        f"{_count(summary['images'], 'image')}, {_count(summary['videos'], 'video')}, "
+        f"{_count(summary['charts'], 'chart')} "
         f"in {summary['timings']['total']:.1f} s\n"
         f"  site:   {summary['site']}\n"
         f"  report: {summary['report'] or '(not evaluated)'}\n"
@@ -431,7 +438,10 @@ def _refine_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("project", help="project folder")
     p.add_argument("--element", help="element id (default: every element with issues)")
     p.add_argument("--level", required=True, choices=("local", "context", "global"))
-    p.add_argument("--instruction", help="what to change, in words (recorded with the attempt)")
+    p.add_argument(
+        "--instruction",
+        help="what to change, in words (the model refiners act on it; offline, where a rule does)",
+    )
     p.add_argument(
         "--provider",
         choices=PROVIDERS,
@@ -567,6 +577,8 @@ _COMMANDS: list[tuple[str, Callable[[argparse.Namespace], int], str, Callable]] 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``mmstudio`` console script; returns the exit status."""
     args = _parser().parse_args(argv)
+    # a terminated command cleans up as an interrupted one does (no half-built folder left)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
@@ -581,6 +593,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("mmstudio: cancelled", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `mmstudio history P | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except _USER_ERRORS as exc:
         if args.debug:
             raise

@@ -159,3 +159,20 @@ def test_doctor_reports_checks(capsys):
     assert {"python", "echarts", "ffmpeg", "browser", "data folders"} <= set(checks)
     assert checks["echarts"]["ok"] and checks["ffmpeg"]["ok"]
     assert code == (0 if all(c["ok"] for c in checks.values()) else 1)
+
+
+def test_output_piped_into_a_reader_that_stops_early_is_not_an_error(demo_project):
+    """`mmstudio history P | head -1`: the reader closing the pipe is not a failure."""
+    import shlex
+    import subprocess
+    import sys
+
+    command = f"{shlex.quote(sys.executable)} -m mmstudio history {shlex.quote(str(demo_project))}"
+    done = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {command} --json | head -c 0; exit 0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "Broken pipe" not in done.stderr and "error" not in done.stderr, done.stderr

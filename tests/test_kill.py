@@ -130,6 +130,23 @@ def test_kill_during_new(tmp_path, point, delay_s):
         _assert_intact(root)
 
 
+def test_sigterm_during_new_cleans_up_like_ctrl_c(tmp_path):
+    """A terminated `new` (SIGTERM: a closed terminal, a CI timeout) cancels like Ctrl-C: one
+    line, status 130, and no building folder or half project left behind."""
+    root = tmp_path / "p"
+    child = _start(["new", str(root), "--prompt", PROMPT, "--rounds", "0"])
+    deadline = time.monotonic() + 60
+    while not any(tmp_path.glob(".p.building-*")) and child.poll() is None:
+        assert time.monotonic() < deadline, "the child never started building"
+        time.sleep(0.002)
+    if child.poll() is not None:
+        pytest.skip("the run finished before it could be terminated")
+    child.send_signal(signal.SIGTERM)
+    assert child.wait(60) == 130
+    assert "mmstudio: cancelled" in child.stderr.read().decode()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 # ---------------------------------------------------------------------------------------------
 # refine, restore, undo
 
