@@ -159,17 +159,11 @@ async def scenario(window, probe: Probe, prompt: str, folder: Path, prewarm: boo
 
 
 def run(prompt: str, slow_ms: float = 0.0, prewarm: bool = False, where: bool = False) -> Probe:
-    from mmstudio.gui.app import _prepare_environment
-
-    _prepare_environment()
-    import PySide6.QtWebEngineWidgets  # noqa: F401  (must precede QApplication)
     import qasync
-    from PySide6.QtWidgets import QApplication
 
-    from mmstudio.gui.site_scheme import register_scheme
+    from mmstudio.gui.app import create_application, settle_garbage_collector
 
-    register_scheme()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = create_application()
     from mmstudio.gui.main_window import MainWindow
 
     loop = qasync.QEventLoop(app)
@@ -182,6 +176,7 @@ def run(prompt: str, slow_ms: float = 0.0, prewarm: bool = False, where: bool = 
         loop.slow_callback_duration = slow_ms / 1000
     window = MainWindow()
     window.show()
+    settle_garbage_collector()  # as the app does
     probe = Probe()
     watchdog = Watchdog(probe)
     if slow_ms or where:
