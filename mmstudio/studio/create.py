@@ -15,6 +15,7 @@ that the window in which a kill leaves a project without a site stays as short a
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import shutil
@@ -96,7 +97,9 @@ async def new_project(
     keeping the best version."""
     prompt = check_prompt(prompt)
     root = check_new_root(root)
-    designer = get_designer(provider, settings)
+    # off the loop: the first call imports the designer's modules (~0.1 s offline, more for
+    # the OpenAI client), which would stall the app's event loop
+    designer = await asyncio.to_thread(get_designer, provider, settings)
     try:
         result = await _generate(root, prompt, designer, concurrency, progress, evaluate, rounds)
     finally:
