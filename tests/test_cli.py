@@ -104,6 +104,18 @@ def test_history_and_restore(demo_project, capsys):
     assert code == 0 and index.read_bytes() == original
 
 
+@needs_browser
+def test_refine_with_nothing_to_refine_adds_no_version(demo_project, capsys):
+    assert run(capsys, "evaluate", str(demo_project))[0] == 0  # a fresh report.json
+    _, out, _ = run(capsys, "history", str(demo_project), "--json")
+    before = json.loads(out)["versions"]
+    for level in ("local", "context", "global"):
+        code, out, _ = run(capsys, "refine", str(demo_project), "--level", level)
+        assert code == 0 and out.strip() == f"nothing to refine at the {level} level"
+    _, out, _ = run(capsys, "history", str(demo_project), "--json")
+    assert json.loads(out)["versions"] == before
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -87,15 +87,19 @@ class RefineService:
         self.editor = SiteEditor(project, evaluator)
         self.refiners = refiners or RuleRefiners()  # the offline rules unless told otherwise
 
-    async def current_report(self) -> Report:
+    async def current_report(self, commit: bool = True) -> Report:
         """The project's report (the site is evaluated first when there is none), with the
-        current state committed, so every refinement can be undone. Committing an unchanged
-        state adds no version."""
+        current state committed (``commit``), so every refinement can be undone. Committing an
+        unchanged state adds no version."""
         report = self.project.read_report()
         report = report if report is not None else await self.evaluate()
+        if commit:
+            await self._commit_current()
+        return report
+
+    async def _commit_current(self) -> None:
         async with self.editor.lock:
             await run_to_end(self.project.commit, "Before refinement")
-        return report
 
     async def evaluate(self) -> Report:
         """Render and score the current site (``report.json`` written, not committed)."""
@@ -202,11 +206,14 @@ class RefineService:
     ) -> list[Outcome]:
         """Refine ``element`` (or every element with issues at ``level``) once; returns the
         attempts' outcomes. Raises ValueError for an unknown element."""
-        report = await self.current_report()
+        report = await self.current_report(commit=False)
         known = {e.id for e in report.elements} | {i.element for i in report.issues}
         if element is not None and element not in known:
             raise ValueError(f"no element {element!r} in the report of {self.project.root}")
         targets = route(report, min_severity=min_severity, level=level, element=element)
+        if not targets:
+            return []  # nothing to do: no version, nothing written
+        await self._commit_current()
         outcomes = await self.run_targets(
             targets, report, instruction, min_severity=min_severity, element=element
         )
