@@ -13,21 +13,18 @@ import base64
 import io
 import json
 import math
-import shutil
 
 import pytest
 from openai_server import Reply, Request, chat_reply, error
 from PIL import Image
 from provider_fixtures import clean_env, fast_settings, no_network, server  # noqa: F401
-from test_feedback_turns import PAGE, PLAN, _png
+from test_feedback_turns import PAGE, install_page
 
 from mmstudio.feedback import Annotation, FeedbackTurn, Ledger, Shape
 from mmstudio.feedback.provider import model_judge, model_splitter
-from mmstudio.pipeline import charts
 from mmstudio.project import Project
 from mmstudio.providers.openai_compat import OpenAIProvider
 from mmstudio.refine.llm import ModelRefiners
-from mmstudio.resources import vendor_file
 from mmstudio.studio.feedback import FeedbackService, feedback_project
 
 pytestmark = pytest.mark.usefixtures("no_network", "clean_env")
@@ -36,24 +33,10 @@ GOLD, DARK = (183, 137, 43), (29, 26, 23)
 FRAME_CSS = "border:14px solid #b7892b!important"
 
 
-def _site(project: Project, page: str) -> None:
-    site = project.staging_dir() / "site"
-    (site / "assets").mkdir(parents=True)
-    (site / "index.html").write_text(page)
-    (site / "assets" / "hero.png").write_bytes(_png())
-    for path, text in charts.chart_files(PLAN.charts[0], PLAN).items():
-        (site / path).write_text(text)
-    (site / "vendor").mkdir()
-    shutil.copyfile(vendor_file("echarts.min.js"), site / "vendor" / "echarts.min.js")
-    project.install_site(site)
-    project.write_plan(PLAN)
-    project.commit("first")
-
-
 @pytest.fixture
 def project(tmp_path):
     project = Project.create(tmp_path / "p", prompt="coffee", provider="openai", title="Coffee")
-    _site(project, PAGE)
+    install_page(project, PAGE)
     return project
 
 
@@ -289,7 +272,7 @@ async def test_behaviour_steps_run_on_the_trial_page_of_an_ordinary_turn(
     server,  # noqa: F811
 ):
     project = Project.create(tmp_path / "q", prompt="coffee", provider="openai", title="Coffee")
-    _site(project, REVEAL)
+    install_page(project, REVEAL)
     reveal = [{"action": "click", "selector": "#reveal"},
               {"action": "expect_text", "text": "Secret plan"}]  # fmt: skip
     split = [

@@ -101,9 +101,15 @@ def _png() -> bytes:
 @pytest.fixture
 def project(tmp_path):
     project = Project.create(tmp_path / "p", prompt="coffee", provider="offline", title="Coffee")
+    install_page(project, PAGE)
+    return project
+
+
+def install_page(project: Project, page: str) -> None:
+    """Install ``page`` with PLAN's hero image, chart files and ECharts; commit "first"."""
     site = project.staging_dir() / "site"
     (site / "assets").mkdir(parents=True)
-    (site / "index.html").write_text(PAGE)
+    (site / "index.html").write_text(page)
     (site / "assets" / "hero.png").write_bytes(_png())
     for path, text in charts.chart_files(PLAN.charts[0], PLAN).items():
         (site / path).write_text(text)
@@ -112,7 +118,6 @@ def project(tmp_path):
     project.install_site(site)
     project.write_plan(PLAN)
     project.commit("first")
-    return project
 
 
 def turn(project) -> FeedbackTurn:
