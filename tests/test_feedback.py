@@ -4,6 +4,8 @@ measured checks on a synthetic render."""
 
 from __future__ import annotations
 
+import pytest
+
 from mmstudio.feedback import Annotation, Ledger, Shape, compose, load, resolve, save
 from mmstudio.feedback import operations as ops
 from mmstudio.feedback.critic import Measured, check
@@ -57,10 +59,13 @@ def test_annotation_json_round_trip(tmp_path):
     assert again.shape("s3").bounds() == (1, 1, 11, 8)
     assert again.next_id() == "s5"
     (tmp_path / "bad.json").write_text("{nope")
-    try:
+    with pytest.raises(ValueError, match="not an annotation file"):
         load(tmp_path / "bad.json")
-    except ValueError as exc:
-        assert "not an annotation file" in str(exc)
+    (tmp_path / "shape.json").write_text('{"shapes": [{"id": "m1", "kind": "blob"}, {"id": 3}]}')
+    with pytest.raises(
+        ValueError, match=r"shapes\.0\.kind: Input should be 'pen'.*\(and \d+ more\)"
+    ):
+        load(tmp_path / "shape.json")  # names the field that is wrong
 
 
 def test_rect_resolves_to_enclosed_or_mostly_overlapped_elements():

@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 ShapeKind = Literal["pen", "rect", "ellipse", "arrow", "text"]
 SHAPE_WORDS = {
@@ -111,6 +111,13 @@ def load(path: Path) -> Annotation:
         if isinstance(data, list):
             data = {"shapes": data}
         return Annotation.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"]) or "the file"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ValueError(
+            f"{path} is not an annotation file: {where}: {error['msg']}{more}"
+        ) from None
     except (OSError, ValueError) as exc:
         first = (str(exc).splitlines() or [type(exc).__name__])[0]
         raise ValueError(f"{path} is not an annotation file: {first}") from None
