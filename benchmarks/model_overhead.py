@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from openai_demo import VERDICTS  # noqa: E402
 from openai_server import OpenAITestServer, Reply, Request, chat_reply, chat_stream, error  # noqa: E402
 from provider_fixtures import tiny_mp4, tiny_png  # noqa: E402
 
@@ -54,15 +55,6 @@ PROMPTS = ROOT.parent / "shared" / "data" / "bench" / "mm_webgen_dev.jsonl"
 #: seconds per call of a real model (a typical GPT-5.1 / gpt-image-1 / sora-2 run), before scaling
 PROFILE_S = {"plan": 30.0, "layout": 45.0, "image": 15.0, "chart": 8.0, "video": 60.0,
              "judge": 10.0}  # fmt: skip
-_VERDICTS = {
-    "LayoutJudgement": {"penalties": []},
-    "StyleJudgement": {"penalties": []},
-    "AestheticsJudgement": dict.fromkeys(
-        ("balance_spacing", "typography", "colour", "clarity_polish", "overall"), 0.8
-    ),
-    "AssetJudgement": {"issues": []},
-    "VideoJudgement": {"score": 0.8, "issues": []},
-}
 GOAL = 0.05
 
 
@@ -86,8 +78,8 @@ class LatencyServer(OpenAITestServer):
         name, p = request.schema_name(), self.profile
         if name == "DesignPlan":
             return chat_reply(self.plan.model_dump_json(), delay_s=p["plan"])
-        if name in _VERDICTS:
-            return chat_reply(json.dumps(_VERDICTS[name]), delay_s=p["judge"])
+        if name in VERDICTS:
+            return chat_reply(json.dumps(VERDICTS[name]), delay_s=p["judge"])
         if name == "ChartOption":
             return chat_reply(json.dumps(self.chart(request.text())), delay_s=p["chart"])
         if (request.json or {}).get("stream"):

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import io
 import json
 import os
 import random
@@ -44,9 +43,9 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from PIL import Image  # noqa: E402
+import refine_fixtures as fixtures  # noqa: E402
 
 from mmstudio.project import Project, ProjectError  # noqa: E402
 from mmstudio.project.check import (  # noqa: E402
@@ -56,8 +55,7 @@ from mmstudio.project.check import (  # noqa: E402
     working_files,
 )
 from mmstudio.project.export import export_site  # noqa: E402
-from mmstudio.refine import html_edit  # noqa: E402
-from mmstudio.report import ElementScore, Issue, Report, Scores  # noqa: E402
+from mmstudio.report import Report  # noqa: E402
 from mmstudio.studio.jobs import JobManager  # noqa: E402
 from mmstudio.studio.refining import RefineService  # noqa: E402
 
@@ -84,69 +82,10 @@ sys.exit(main(sys.argv[1:]))
 # -- the page and its fake evaluation -------------------------------------------------------
 
 
-def grid_site(folder: Path, n: int) -> Path:
-    """``n`` real 800×400 PNGs, each shown in a 200×200 slot (stretched)."""
-    (folder / "assets").mkdir(parents=True)
-    cells = []
-    for i in range(n):
-        buffer = io.BytesIO()
-        Image.new("RGB", (800, 400), (40 + 20 * i % 200, 90, 160)).save(buffer, "PNG")
-        (folder / "assets" / f"e{i}.png").write_bytes(buffer.getvalue())
-        cells.append(
-            f'<img data-mm-id="e{i}" src="assets/e{i}.png" width="200" height="200" alt="">'
-        )
-    body = '<h1>Soak</h1><section data-mm-section="grid">' + "\n".join(cells) + "</section>"
-    html = f"<!doctype html><html><head><title>soak</title></head><body>{body}</body></html>"
-    (folder / "index.html").write_text(html)
-    return folder
-
-
-def fake_report(html: str) -> Report:
-    """Element ``e<i>`` is stretched until its patch block exists; the page has a contrast
-    issue until the page block exists. Score: 1 − 0.01 per issue."""
-    n = html.count('<img data-mm-id="e')
-    fixed = {i for i in range(n) if html_edit.patch_css(html, f"e{i}")}
-    stretched = {"slot_px": [200, 200], "asset_px": [800, 400]}
-    issues = [
-        Issue(
-            id=f"s{i}",
-            element=f"e{i}",
-            dimension="image",
-            level="context",
-            code="stretched",
-            message="stretched",
-            evidence=stretched,
-        )
-        for i in range(n)
-        if i not in fixed
-    ]
-    if not html_edit.patch_css(html, "page"):
-        pale = {"selector": "h1", "background": "#ffffff", "needed": 4.5}
-        issues.append(
-            Issue(
-                id="c",
-                element=None,
-                dimension="style",
-                level="global",
-                code="low-contrast",
-                message="pale",
-                evidence=pale,
-            )
-        )
-    elements = [
-        ElementScore(
-            id=f"e{i}", kind="image", path=f"assets/e{i}.png", score=1.0 if i in fixed else 0.8
-        )
-        for i in range(n)
-    ]
-    overall = round(1 - 0.01 * len(issues), 4)
-    return Report(scores=Scores(image=overall, overall=overall), elements=elements, issues=issues)
-
-
 async def fake_evaluator(page: Path, plan, out_dir: Path) -> Report:
-    """The refiners' evaluator: a random 0–30 ms "render", then :func:`fake_report`."""
-    await asyncio.sleep(random.uniform(0, 0.03))
-    return fake_report(page.read_text(encoding="utf-8"))
+    """The refiners' evaluator: a random 0–30 ms "render", then the fake report of the page
+    (``tests/refine_fixtures.py``, shared with the refine, fault and kill tests)."""
+    return await fixtures.fake_evaluator(page, plan, out_dir, max_s=0.03)
 
 
 # -- the soak ---------------------------------------------------------------------------------
@@ -369,9 +308,9 @@ def _own_trial() -> str:
 def _make_project(root: Path, elements: int) -> None:
     project = Project.create(root, prompt="soak", provider="offline", title="Soak")
     staged = project.staging_dir() / "site"
-    grid_site(staged, elements)
+    fixtures.grid_site(staged, elements, title="Soak", real_images=True)
     project.install_site(staged)
-    project.write_report(fake_report((project.site_dir / "index.html").read_text()))
+    project.write_report(fixtures.fake_report((project.site_dir / "index.html").read_text()))
     project.commit("start")
 
 

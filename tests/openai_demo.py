@@ -30,7 +30,8 @@ from mmstudio.providers.offline import layout, planner
 
 log = logging.getLogger("openai_demo")
 
-_VERDICTS = {
+#: the judge's empty verdicts, by reply schema (also the latency benchmark's)
+VERDICTS = {
     "LayoutJudgement": {"penalties": []},
     "StyleJudgement": {"penalties": []},
     "AestheticsJudgement": dict.fromkeys(
@@ -54,8 +55,8 @@ class DemoModel:
             prompt = text.split("<<<", 1)[-1].rsplit(">>>", 1)[0].strip()
             self.plan = planner.plan_from_prompt(prompt)
             return chat_reply(self.plan.model_dump_json())
-        if name in _VERDICTS:
-            return chat_reply(json.dumps(_VERDICTS[name]))
+        if name in VERDICTS:
+            return chat_reply(json.dumps(VERDICTS[name]))
         if name and name != "ChartOption":  # refine and feedback requests: the rules stand in
             return error(400, f"the demo backend does not answer {name} requests")
         if self.plan is None:

@@ -22,8 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from refine_fixtures import project_from
-from test_history_refine import fake_evaluator, fake_report, grid_site
+from refine_fixtures import fake_evaluator, fake_report, grid_site, project_from
 
 from mmstudio.project import Project, ProjectError
 from mmstudio.project.check import (

@@ -18,77 +18,20 @@ import time
 from pathlib import Path
 
 import pytest
-from refine_fixtures import project_from, site_files
+from refine_fixtures import (
+    N_ELEMENTS,
+    fake_evaluator,
+    fake_report,
+    grid_site,
+    project_from,
+    site_files,
+)
 
 from mmstudio.cli import main
 from mmstudio.project import Project, ProjectError
 from mmstudio.refine import html_edit
-from mmstudio.report import ElementScore, Issue, Report, Scores
+from mmstudio.report import Report
 from mmstudio.studio.refining import RefineService
-
-N_ELEMENTS = 20
-
-
-def grid_site(folder: Path, n: int = N_ELEMENTS) -> Path:
-    """A page with ``n`` 800×400 images each squeezed into a 200×200 slot (stretched)."""
-    (folder / "assets").mkdir(parents=True)
-    cells = []
-    for i in range(n):
-        (folder / "assets" / f"e{i}.png").write_bytes(f"image {i}".encode())
-        cells.append(
-            f'<img data-mm-id="e{i}" src="assets/e{i}.png" width="200" height="200" alt="">'
-        )
-    body = '<section data-mm-section="grid">' + "\n".join(cells) + "</section>"
-    html = f"<!doctype html><html><head><title>g</title></head><body>{body}</body></html>"
-    (folder / "index.html").write_text(html)
-    return folder
-
-
-def fake_report(html: str) -> Report:
-    """A report of ``html``: element ``e<i>`` is stretched until its patch block exists, and the
-    page has a contrast issue until the page block exists. Score: 1 − 0.01 per issue."""
-    n = html.count('<img data-mm-id="e')
-    issues = [
-        Issue(
-            id=f"s{i}",
-            element=f"e{i}",
-            dimension="image",
-            level="context",
-            code="stretched",
-            message="stretched",
-            evidence={"slot_px": [200, 200], "asset_px": [800, 400]},
-        )
-        for i in range(n)
-        if not html_edit.patch_css(html, f"e{i}")
-    ]
-    if not html_edit.patch_css(html, "page"):
-        issues.append(
-            Issue(
-                id="c",
-                element=None,
-                dimension="style",
-                level="global",
-                code="low-contrast",
-                message="pale",
-                evidence={"selector": "h1", "background": "#ffffff", "needed": 4.5},
-            )
-        )
-    elements = [
-        ElementScore(
-            id=f"e{i}",
-            kind="image",
-            path=f"assets/e{i}.png",
-            score=0.8 if html_edit.patch_css(html, f"e{i}") == "" else 1.0,
-        )
-        for i in range(n)
-    ]
-    overall = round(1 - 0.01 * len(issues), 4)
-    return Report(scores=Scores(image=overall, overall=overall), elements=elements, issues=issues)
-
-
-async def fake_evaluator(page: Path, plan, out_dir: Path) -> Report:
-    await asyncio.sleep(random.uniform(0, 0.02))  # interleave the jobs
-    return fake_report(page.read_text())
 
 
 async def test_concurrent_context_refines_and_a_global_one_lose_nothing(tmp_path):

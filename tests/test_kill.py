@@ -26,8 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from refine_fixtures import project_from
-from test_history_refine import fake_report, grid_site
+from refine_fixtures import fake_report, grid_site, project_from
 
 from mmstudio.project import Project
 from mmstudio.project.check import consistency_problems, leftovers, restore_problems, working_files
@@ -42,7 +41,7 @@ FAKE_EVALUATOR_CLI = f"""
 import sys
 sys.path.insert(0, {str(TESTS)!r})
 import mmstudio.refine.apply as apply
-from test_history_refine import fake_evaluator
+from refine_fixtures import fake_evaluator
 apply.render_and_score = fake_evaluator
 from mmstudio.cli import main
 sys.exit(main(sys.argv[1:]))
