@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from mmstudio import __version__
 from mmstudio.project import Project, ProjectError
+from mmstudio.project.errors import first_line
 from mmstudio.project.export import ExportError, export_site, hygiene_problems
 from mmstudio.project.lock import writer_lock
 from mmstudio.project.store import MANIFEST
@@ -617,8 +618,5 @@ def _written_project(args: argparse.Namespace) -> Path | None:
 
 def _one_line(exc: BaseException) -> str:
     if isinstance(exc, ValidationError) and exc.errors():
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        return f"{exc.title}: {where + ': ' if where else ''}{first['msg']}"
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+        return f"{exc.title}: {first_line(exc)}"  # which model was malformed
+    return first_line(exc)

@@ -28,6 +28,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from mmstudio.project.errors import first_line
 from mmstudio.render.browser import BrowserPool, BrowserUnavailable, shared_pool
 from mmstudio.render.sandbox import ORIGIN, Sandbox, site_path
 
@@ -200,7 +201,7 @@ async def run_script(
         outcome = Outcome(False, f"no browser to run the steps: {exc}")
     except Exception as exc:  # a crashed page or browser is a failed check, not a crash of ours
         log.warning("functional check on %s failed", site_dir / page, exc_info=True)
-        outcome = Outcome(False, f"the page could not be driven: {_first_line(exc)}")
+        outcome = Outcome(False, f"the page could not be driven: {first_line(exc)[:200]}")
     finally:
         if context is not None:
             try:
@@ -253,7 +254,7 @@ async def _step(tab, step: Step) -> str:
     except AssertionError:
         return f"the text is not there within {STEP_TIMEOUT_S:g} s"
     except PlaywrightError as exc:
-        return _first_line(exc)
+        return first_line(exc)[:200]
     return ""
 
 
@@ -264,11 +265,6 @@ def _timeout_reason(step: Step) -> str:
     if step.action == "expect_visible":
         return f"no visible element matches {limit}"
     return f"no usable element matches {limit} (missing, hidden or disabled)"
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return (lines[0] if lines else type(exc).__name__)[:200]
 
 
 def is_functional(requirement) -> bool:

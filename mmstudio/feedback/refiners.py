@@ -32,6 +32,7 @@ import logging
 from dataclasses import dataclass, field
 
 from mmstudio.plan import DesignPlan
+from mmstudio.project.errors import first_line
 from mmstudio.refine import guardrails, html_edit
 from mmstudio.refine.loop import Target
 from mmstudio.refine.model import Change, RefineInput
@@ -194,7 +195,7 @@ async def _propose(
         return await refiners.propose(Target(call.level, call.element, issues), inp)
     except Exception as exc:  # one failing call leaves its requirements unapplied, not the turn
         log.warning("%s failed", call.what, exc_info=log.isEnabledFor(logging.DEBUG))
-        return f"the {call.what} failed: {_first_line(exc)}"
+        return f"the {call.what} failed: {first_line(exc)[:200]}"
 
 
 def _take(result: Applied, call: Call, changes: list[Change] | str) -> None:
@@ -209,7 +210,7 @@ def _take(result: Applied, call: Call, changes: list[Change] | str) -> None:
         try:
             result.draft = merge(result.draft, change)
         except (OperationError, RuntimeError, ValueError) as exc:
-            reasons.append(f"the {call.what} was refused: {_first_line(exc)}")
+            reasons.append(f"the {call.what} was refused: {first_line(exc)[:200]}")
             continue
         note = f" ({change.note})" if change.note else ""
         applied.append(f"{call.what} — {change.summary}{note}")
@@ -251,7 +252,3 @@ def merged_plan(
     name = _PLAN_LISTS[spec.kind]
     specs = [spec if e.id == element else e for e in getattr(current, name)]
     return current.model_copy(update={name: specs})
-
-
-def _first_line(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mmstudio.project import Project, ProjectError, atomic
+from mmstudio.project.errors import first_line
 from mmstudio.providers.base import DesignerError
 from mmstudio.refine import guardrails
 from mmstudio.refine.registry import Refiners
@@ -184,7 +185,7 @@ class FeedbackTurn:
         except (DesignerError, ValueError) as exc:
             if self.splitter is offline_splitter:
                 raise
-            note = f"the model's split failed ({_first_line(exc)}); the offline rules split it"
+            note = f"the model's split failed ({first_line(exc)}); the offline rules split it"
             log.warning("%s", note)
             return split_offline(text, marks, elements), [note]
 
@@ -245,7 +246,7 @@ class FeedbackTurn:
             else:
                 trial = assets.apply(trial, req, key, _font(req), repair)
         except (operations.OperationError, ValueError, RuntimeError, OSError) as exc:
-            result.not_applied.append(f"{label}: {_first_line(exc)}")
+            result.not_applied.append(f"{label}: {first_line(exc)}")
             return None
         problems = guardrails.page_problems(draft.page, trial.page)
         if problems:
@@ -385,10 +386,6 @@ class FeedbackTurn:
             result.turn, text, result.words, annotation_json(annotation), digest,
             base, result.version, result.route, result.summary(),
         )  # fmt: skip
-
-
-def _first_line(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def _font(req: Requirement) -> float:
