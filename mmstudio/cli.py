@@ -175,8 +175,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from mmstudio.studio.evaluation import evaluate_path
 
     judge = settings_from_args(args) if args.provider == "openai" else None
+    brief = _read_prompt(args) if args.prompt is not None or args.prompt_file else None
     report, project = _run(
-        evaluate_path(Path(args.path), viewport_width=args.viewport, judge_settings=judge)
+        evaluate_path(
+            Path(args.path), viewport_width=args.viewport, judge_settings=judge, brief=brief
+        )
     )
     if args.json:
         print(report.model_dump_json(indent=2))
@@ -203,10 +206,27 @@ def _report_text(report, project) -> str:
         )
     if not report.issues:
         lines.append("  no issues found")
+    lines.extend(_requirements_text(report))
     lines.append(f"screenshot: {report.render.screenshot}")
     if project is not None:
         lines.append(f"report: {project.report_path}")
     return "\n".join(lines)
+
+
+def _requirements_text(report) -> list[str]:
+    """One line on the brief's requirements: passed / checked, unchecked, and the notices."""
+    reqs = report.requirements
+    lines = [f"notice: {n}" for n in report.notices]
+    if not reqs:
+        return [*lines, "requirements: none (no brief: pass --prompt-file for a site folder)"]
+    checked = [r for r in reqs if r.status != "unchecked"]
+    passed = sum(r.status == "pass" for r in checked)
+    share = "-" if report.requirement_share is None else f"{report.requirement_share:.0%}"
+    lines.append(
+        f"requirements: {passed} of {len(checked)} checked pass ({share}); "
+        f"{len(reqs) - len(checked)} unchecked"
+    )
+    return lines
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -454,6 +474,11 @@ def _refine_args(p: argparse.ArgumentParser) -> None:
 
 def _evaluate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", help="a project folder, a site folder or an HTML file")
+    brief = p.add_mutually_exclusive_group()
+    brief.add_argument(
+        "--prompt", help="the brief to check the page against (a project's own prompt otherwise)"
+    )
+    brief.add_argument("--prompt-file", help="read the brief from this UTF-8 file")
     p.add_argument(
         "--viewport", type=_bounded(320, 3840), default=1280, help="viewport width in px (1280)"
     )

@@ -15,6 +15,23 @@ from pydantic import BaseModel, ConfigDict, Field
 Dimension = Literal["layout", "style", "aesthetics", "image", "video", "chart"]
 Level = Literal["local", "context", "global"]
 Severity = Literal["critical", "major", "minor"]
+RequirementKind = Literal[
+    "copy",  # quoted text that must be visible (not alt/title text)
+    "label",  # a short label (button, tag, badge) that must be an element's whole text
+    "nav",  # a named navigation link
+    "section",  # a section the brief asks for (``role`` holds its name); order via ``order``
+    "image",  # pictures asked for (``count``)
+    "video",  # a video asked for (``role``: hero / background / small …)
+    "chart",  # a chart: ``role`` holds the type asked; ``values`` the categories of its dataset
+    "widget",  # table, map, counter, form, toggle, search, tabs (``role``)
+    "palette",  # a colour (``label`` = #rrggbb) with a role (background, text, cta, accent, any)
+    "font",  # a typeface (``label`` = family name)
+    "layout",  # sticky/fixed header, column ratio, grid count (``role`` names the directive)
+    "prohibition",  # something the brief forbids (``role``: video, gradient, shadow, photo …)
+    "leak",  # design notes / font names / hex codes that must not show up as page copy
+    "behaviour",  # click / type → effect (checked by the functional machinery, or unchecked)
+]
+RequirementStatus = Literal["pass", "fail", "unchecked"]
 DIMENSIONS: tuple[Dimension, ...] = ("layout", "style", "aesthetics", "image", "video", "chart")
 
 
@@ -35,7 +52,52 @@ class Issue(_Model):
     code: str = ""
     message: str
     evidence: dict[str, Any] = Field(default_factory=dict)
-    source: Literal["measured", "judge"] = "measured"
+    source: Literal["measured", "requirement", "judge"] = "measured"
+
+
+class Span(_Model):
+    """Where a requirement was read: ``source`` is ``prompt``, ``turn N`` or ``condition``;
+    ``start``/``end`` are character offsets into that text; ``excerpt`` is the text itself
+    (at most ~160 characters)."""
+
+    source: str = "prompt"
+    start: int = 0
+    end: int = 0
+    excerpt: str = ""
+
+
+class RequirementResult(_Model):
+    """A requirement and its status on one render. ``unchecked`` never counts as a pass;
+    ``element`` is the ``data-mm-id`` / ``data-mm-section`` the finding is about, when known."""
+
+    id: str
+    kind: RequirementKind
+    key: str
+    text: str
+    span: Span = Field(default_factory=Span)
+    severity: Severity = "major"
+    status: RequirementStatus = "unchecked"
+    element: str | None = None
+    message: str = ""
+    evidence: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def of(cls, req: Any, status: RequirementStatus, message: str = "", **evidence: Any):
+        """The result of ``req`` (a :class:`mmstudio.requirements.Requirement`); ``element``
+        may be passed among the evidence keywords."""
+        element = evidence.pop("element", None)
+        return cls(
+            id=req.id,
+            kind=req.kind,
+            key=req.key,
+            text=req.text,
+            span=req.span,
+            severity=req.severity,
+            status=status,
+            element=element,
+            message=message,
+            evidence={k: v for k, v in evidence.items() if v is not None},
+        )
 
 
 class ElementScore(_Model):
@@ -84,6 +146,9 @@ class Report(_Model):
     elements: list[ElementScore] = Field(default_factory=list)
     issues: list[Issue] = Field(default_factory=list)
     render: RenderInfo = Field(default_factory=RenderInfo)
+    requirements: list[RequirementResult] = Field(default_factory=list)
+    requirement_share: float | None = Field(default=None, ge=0, le=1)
+    notices: list[str] = Field(default_factory=list)
     timings: dict[str, float] = Field(default_factory=dict)
 
     @property

@@ -7,6 +7,7 @@ later; nothing here depends on it.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import tempfile
@@ -18,11 +19,14 @@ from pydantic import ValidationError
 from mmstudio.plan import DesignPlan
 from mmstudio.render import Render, get_renderer
 from mmstudio.render.model import MediaProbe
-from mmstudio.report import RenderInfo, Report
+from mmstudio.report import RenderInfo, Report, RequirementResult, Scores
+from mmstudio.requirements import ExtractionError, Requirement, check_all, extract, pass_share
+from mmstudio.requirements.text import MAX_TEXT
 
 from .assets import check_elements
 from .colour import check_contrast, check_palette
 from .findings import Element, Findings, Kind
+from .grounded import add_requirement_issues, check_duplicates, check_empties
 from .page_checks import check_page, check_plan
 from .scoring import failed_scores, score
 
@@ -69,8 +73,11 @@ async def evaluate(
     extra_viewports: tuple[int, ...] = (390,),
     out_dir: Path | None = None,
     plan: DesignPlan | None = None,
+    brief: str | None = None,
 ) -> Report:
-    """Render ``target`` (site folder, HTML file or project folder) and measure it.
+    """Render ``target`` (site folder, HTML file or project folder) and measure it, against
+    ``brief`` (the designer's prompt) when given — else the prompt of the project the site
+    belongs to (:func:`find_brief`): every requirement it asks for is checked on the page.
 
     Screenshots and crops go to ``out_dir`` (a new temp dir when None). A render that fails or
     times out gives a Report whose issues say so and whose scores are 0 — never a good score.
@@ -79,12 +86,23 @@ async def evaluate(
     site_dir, page, found_plan = resolve_target(Path(target))
     plan = plan or found_plan
     out = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="mmstudio-eval-"))
-    render = await get_renderer().render(
-        site_dir, page, viewport_width, out, extra_viewports=tuple(extra_viewports)
-    )
+    if brief is None:
+        brief = await asyncio.to_thread(find_brief, Path(site_dir))
+    reading = asyncio.ensure_future(read_requirements(brief))
+    try:
+        render = await get_renderer().render(
+            site_dir, page, viewport_width, out, extra_viewports=tuple(extra_viewports)
+        )
+    except BaseException:
+        reading.cancel()
+        raise
+    requirements, notices = await reading
     t0 = time.perf_counter()
     html = await asyncio.to_thread(_read_page, Path(site_dir) / page)
-    report = await asyncio.to_thread(build_report, render, plan, designer_hidden(html))
+    report = await asyncio.to_thread(
+        build_report, render, plan, designer_hidden(html), requirements
+    )
+    report.notices.extend(notices)
     report.target = str(Path(site_dir) / page)
     report.timings.update(render.timings)
     report.timings["checks_s"] = round(time.perf_counter() - t0, 3)
@@ -112,10 +130,14 @@ def _read_page(path: Path) -> str:
 
 
 def build_report(
-    render: Render, plan: DesignPlan | None = None, hidden: set[str] | frozenset = frozenset()
+    render: Render,
+    plan: DesignPlan | None = None,
+    hidden: set[str] | frozenset = frozenset(),
+    requirements: list[Requirement] | None = None,
 ) -> Report:
     """The Report of one render (pure: reads the render's files, writes nothing); the elements
-    in ``hidden`` (see :func:`designer_hidden`) are left out of the issues and the scores."""
+    in ``hidden`` (see :func:`designer_hidden`) are left out of the issues and the scores;
+    ``requirements`` (from the brief) are checked on the render's page facts."""
     info = RenderInfo(
         viewport=dict(render.viewport),
         page_size=dict(render.page_size),
@@ -131,12 +153,85 @@ def build_report(
         check_plan(render, plan, found)
     check_contrast(render, found)
     check_palette(render, elements, plan, found)
+    check_duplicates(render, found)
+    check_empties(render, found)
+    results = check_all(requirements, render.facts) if requirements else []
+    add_requirement_issues(results, found)
     _attach_crops(render, found)
     if hidden:
         found.issues = [i for i in found.issues if i.element not in hidden]
         elements = {k: e for k, e in elements.items() if k not in hidden}
     scores, rows = score(found.issues, elements)
-    return Report(scores=scores, elements=rows, issues=found.issues, render=info)
+    scores = _absent_media(scores, results)
+    return Report(
+        scores=scores,
+        elements=rows,
+        issues=found.issues,
+        render=info,
+        requirements=results,
+        requirement_share=pass_share(results),
+    )
+
+
+def _absent_media(scores: Scores, results: list[RequirementResult]) -> Scores:
+    """A brief's image, video or chart that the page lacks altogether scores 0 for its
+    dimension (MM-WebAgent: a missing element scores 0), instead of "not judged"."""
+    update = {}
+    for result in results:
+        if result.status != "fail":
+            continue
+        kind = {"image": "image", "video": "video", "chart": "chart"}.get(result.kind)
+        if kind and getattr(scores, kind) is None and not result.element:
+            update[kind] = 0.0
+    return scores.model_copy(update=update).with_overall() if update else scores
+
+
+#: seconds the brief's reading may take before the evaluation goes on without it
+READ_TIMEOUT_S = 10.0
+
+
+async def read_requirements(brief: str | None) -> tuple[list[Requirement], list[str]]:
+    """The requirements of ``brief`` and the notices of their reading (one line each): an
+    extractor that fails or runs past :data:`READ_TIMEOUT_S` gives none, and a notice — the
+    measured checks still run."""
+    if not brief or not brief.strip():
+        return [], []
+    notices = []
+    if len(brief) > MAX_TEXT:
+        notices.append(
+            f"the brief is {len(brief):,} characters; requirements read from the first {MAX_TEXT:,}"
+        )
+    try:
+        found = await asyncio.wait_for(asyncio.to_thread(extract, brief), READ_TIMEOUT_S)
+    except TimeoutError:
+        return [], [
+            *notices,
+            f"reading the brief's requirements took over {READ_TIMEOUT_S:.0f} s; "
+            "only measured checks ran",
+        ]
+    except ExtractionError as exc:
+        log.warning("requirements not read: %s", exc, exc_info=True)
+        return [], [
+            *notices,
+            f"the brief's requirements could not be read ({exc}); only measured checks ran",
+        ]
+    return found, notices
+
+
+def find_brief(site_dir: Path) -> str | None:
+    """The prompt of the project ``site_dir`` belongs to: ``<project>/site`` or a trial copy
+    ``<project>/.staging-*/site``; None for any other folder."""
+    site_dir = Path(site_dir)
+    for root in (site_dir.parent, site_dir.parent.parent):
+        manifest = root / "mmstudio.json"
+        if manifest.is_file():
+            try:
+                return json.loads(manifest.read_text(encoding="utf-8")).get("prompt") or None
+            except (OSError, ValueError):
+                return None
+        if not site_dir.parent.name.startswith(".staging"):
+            break
+    return None
 
 
 def _failed(render, plan, elements, found: Findings, info: RenderInfo) -> Report:

@@ -19,6 +19,8 @@ def _penalty(issue: Issue) -> float:
         return {"critical": 0.5, "major": 0.2, "minor": 0.1}[issue.severity]
     if issue.severity != row.severity and issue.severity == "minor":
         return row.penalty * 0.5
+    if issue.source == "requirement" and row.severity == "critical" != issue.severity:
+        return row.penalty * 0.6  # a major requirement of a critical kind: a minor element
     return row.penalty
 
 
@@ -36,7 +38,8 @@ def element_score(element: Element) -> float:
         CHECKS.get(i.code, None) and CHECKS[i.code].zeroes for i in own
     ):
         return 0.0
-    codes = {i.code for i in own}
+    # 0.2 per distinct issue: a measured check once, each failed requirement on its own
+    codes = {i.code if i.source != "requirement" else i.id for i in own}
     if element.kind == "video":
         loss = sum(VIDEO_DEDUCTION[i.severity] for i in own)
     else:
@@ -52,6 +55,8 @@ def aesthetics(issues: list[Issue]) -> tuple[float, dict[str, float]]:
     """Mean of five grades in {0.2 … 1.0}: balance, typography, colour, polish, overall."""
     loss = dict.fromkeys(("balance", "typography", "colour", "polish"), 0.0)
     for issue in issues:
+        if issue.source == "requirement":
+            continue  # fidelity to the brief is layout / style, not beauty
         bucket = AESTHETIC_BUCKET.get(issue.code, "polish")
         loss[bucket] += 0.1 if issue.severity == "minor" else 0.2
     grades = {k: _grade(max(0.2, 1.0 - v)) for k, v in loss.items()}

@@ -78,6 +78,29 @@ CHECKS: dict[str, Check] = {
     # page style (weights: whole page 0.5, section 0.2, minor 0.1)
     "low-contrast": Check("style", "global", "major", 0.2),
     "low-contrast-minor": Check("style", "global", "minor", 0.1),
+    # measured without the brief: what a strict reviewer sees at a glance
+    "duplicate-image": Check(ELEMENT, "local", "major", 0.2),
+    "empty-section": Check("layout", "global", "major", 0.3),
+    "empty-card": Check("layout", "global", "minor", 0.1),
+    # requirements of the brief (source "requirement"); a requirement's own severity scales p
+    # (a minor one counts half): missing critical element 0.5, minor element 0.3, misplaced 0.2
+    "req-section": Check("layout", "global", "critical", 0.5),
+    "req-order": Check("layout", "global", "major", 0.2),
+    "req-nav": Check("layout", "global", "major", 0.3),
+    "req-label": Check("layout", "global", "major", 0.2),
+    "req-copy": Check("layout", "global", "major", 0.3),
+    "req-image": Check("layout", "global", "critical", 0.5),
+    "req-video": Check("layout", "global", "critical", 0.5),
+    "req-chart": Check(ELEMENT, "local", "critical", 0.2),
+    "req-chart-missing": Check("layout", "global", "critical", 0.5),
+    "req-widget": Check("layout", "global", "critical", 0.5),
+    "req-data": Check("layout", "global", "major", 0.3),
+    "req-palette": Check("style", "global", "major", 0.2),
+    "req-font": Check("style", "global", "major", 0.2),
+    "req-layout": Check("layout", "global", "major", 0.2),
+    "req-prohibition": Check("style", "global", "major", 0.5),
+    "req-leak": Check("layout", "global", "major", 0.3),
+    "req-behaviour": Check("layout", "global", "major", 0.3),
 }
 
 # Measured video grade: deduction per issue by severity (MM-WebAgent grades video 0–1).
@@ -95,6 +118,9 @@ AESTHETIC_BUCKET: dict[str, AestheticBucket] = {
     "low-contrast": "colour",
     "low-contrast-minor": "colour",
     "palette-drift": "colour",
+    "duplicate-image": "polish",
+    "empty-section": "balance",
+    "empty-card": "balance",
 }
 # every other check lowers clarity/polish (broken, missing, invisible, cropped assets; errors)
 GRADES = (0.2, 0.4, 0.6, 0.8, 1.0)

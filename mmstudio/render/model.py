@@ -9,25 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import BaseModel, Field
 
-
-class _Probe(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
-
-
-class Box(_Probe):
-    """A rectangle in page px."""
-
-    x: float = 0
-    y: float = 0
-    w: float = 0
-    h: float = 0
-
-    @property
-    def area(self) -> float:
-        return max(0.0, self.w) * max(0.0, self.h)
+from .base import Box, _Probe
+from .facts import PageFacts
 
 
 class Hidden(_Probe):
@@ -257,6 +242,7 @@ class Render(BaseModel):
     text_free_screenshot: str = ""
     crops: dict[str, str] = Field(default_factory=dict)
     probe: Probe | None = None
+    facts: PageFacts | None = None
     overflow: list[OverflowProbe] = Field(default_factory=list)
     a11y: list[A11yViolation] = Field(default_factory=list)
     console_errors: list[str] = Field(default_factory=list)

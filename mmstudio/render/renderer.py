@@ -23,9 +23,19 @@ from typing import Any
 
 from .browser import BrowserPool, BrowserUnavailable, shared_pool
 from .crops import save_crops
+from .facts import PageFacts
 from .model import A11yViolation, OverflowProbe, Probe, Render
 from .sandbox import ORIGIN, Sandbox, relative
-from .scripts import A11Y_JS, A11Y_RULES, INIT_JS, OVERFLOW_JS, PROBE_JS, SETTLE_JS, axe_source
+from .scripts import (
+    A11Y_JS,
+    A11Y_RULES,
+    FACTS_JS,
+    INIT_JS,
+    OVERFLOW_JS,
+    PROBE_JS,
+    SETTLE_JS,
+    axe_source,
+)
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +150,7 @@ class _Job:
         raw = await self._guard("probe", self._probe)
         self.result.probe = _with_ids(Probe.model_validate(raw), self.site_dir)
         await self._step("screenshot", self._screenshots)
+        await self._step("facts", self._facts)
         if self.accessibility:
             await self._step("a11y", self._a11y)
         await self._step("viewports", self._viewports)
@@ -216,6 +227,17 @@ class _Job:
 
     async def _probe(self) -> dict:
         return await self.page.evaluate(PROBE_JS, {"maxTexts": 600, "scrollLimit": 30000})
+
+    async def _facts(self) -> None:
+        """What a visitor sees, for the requirement checks; a page whose facts cannot be read
+        (a script holding the thread) still renders, its requirements then stay unchecked."""
+        args = {"maxBlocks": 1500, "maxText": 200_000, "scrollTo": 1200}
+        try:
+            raw = await self._guard("facts_probe", lambda: self.page.evaluate(FACTS_JS, args))
+        except StepTimeout:
+            log.info("page facts did not finish on %s", self.result.url)
+            return
+        self.result.facts = PageFacts.model_validate(raw)
 
     async def _screenshots(self) -> None:
         probe = self.result.probe

@@ -16,6 +16,7 @@ INIT_JS = _read("init.js")
 SETTLE_JS = _read("settle.js")
 PROBE_JS = _read("probe.js")
 OVERFLOW_JS = _read("overflow.js")
+FACTS_JS = _read("facts.js")
 
 # axe-core rules run on every page (MM Studio issue 3: images without alt, unnamed buttons and
 # links, heading order, plus unlabelled form fields and frames).

@@ -20,24 +20,30 @@ log = logging.getLogger(__name__)
 
 
 async def evaluate_path(
-    path: Path, *, viewport_width: int = 1280, judge_settings: Settings | None = None
+    path: Path,
+    *,
+    viewport_width: int = 1280,
+    judge_settings: Settings | None = None,
+    brief: str | None = None,
 ) -> tuple[Report, Project | None]:
     """Evaluate a project folder (its report is written to ``report.json``; screenshots go to
     ``renders/``), a site folder or an HTML file (screenshots to a temp folder).
 
     Raises FileNotFoundError/ValueError for a target that cannot be resolved; a page that cannot
     be rendered (no browser, timeout, crash) gives a report that says so, scored 0. With
-    ``judge_settings`` the model judge's issues (source ``judge``) are merged in."""
+    ``judge_settings`` the model judge's issues (source ``judge``) are merged in. ``brief``
+    (the designer's prompt) is what the page is checked against; a project's own prompt
+    when None."""
     path = Path(path)
     if (path / "mmstudio.json").is_file():
         project = Project.open(path)
         report = await evaluate_project(
-            project, viewport_width=viewport_width, judge_settings=judge_settings
+            project, viewport_width=viewport_width, judge_settings=judge_settings, brief=brief
         )
         return report, project
     site_dir, _, plan = resolve_target(path)
     out_dir = await asyncio.to_thread(renders_for, path)
-    report = await evaluate(path, viewport_width=viewport_width, out_dir=out_dir)
+    report = await evaluate(path, viewport_width=viewport_width, out_dir=out_dir, brief=brief)
     if judge_settings is not None:
         report = await _judge(report, plan, site_dir, judge_settings)
     return report, None
@@ -64,7 +70,11 @@ async def _judge(report: Report, plan, site_dir: Path, settings: Settings) -> Re
 
 
 async def evaluate_project(
-    project: Project, *, viewport_width: int = 1280, judge_settings: Settings | None = None
+    project: Project,
+    *,
+    viewport_width: int = 1280,
+    judge_settings: Settings | None = None,
+    brief: str | None = None,
 ) -> Report:
     """Render and measure the project's site against its plan (plus the model judge with
     ``judge_settings``); writes ``report.json`` — except when the evaluation itself failed
@@ -76,6 +86,7 @@ async def evaluate_project(
         viewport_width=viewport_width,
         out_dir=project.renders_dir,
         plan=plan,
+        brief=brief if brief is not None else project.manifest.prompt,
     )
     if report.failed:
         log.warning("report.json kept as it was: %s", report.failed)

@@ -1,0 +1,334 @@
+"""Check requirements on what a visitor sees (:class:`~mmstudio.render.facts.PageFacts`).
+
+Pure functions: ``check_all(requirements, facts)`` gives one :class:`RequirementResult` per
+requirement. A requirement nothing here can read is ``unchecked`` (never a pass); without facts
+(a page whose facts could not be read) every requirement is unchecked.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+
+from mmstudio.render.facts import PageFacts
+
+from .colour import colour_check
+from .leaks import check_leak
+from .model import Requirement, RequirementResult, Span
+from .text import fold, loose
+
+log = logging.getLogger(__name__)
+Check = Callable[[Requirement, PageFacts], RequirementResult]
+
+
+def check_all(reqs: list[Requirement], facts: PageFacts | None) -> list[RequirementResult]:
+    """One result per requirement, in the order given."""
+    if facts is None:
+        return [
+            RequirementResult.of(r, "unchecked", "the page's facts could not be read") for r in reqs
+        ]
+    from .charts import check_data
+
+    data = [r for r in reqs if r.kind == "chart" or r.checker == "data"]
+    by_id = {res.id: res for res in check_data(data, facts)} if data else {}
+    order = _order_result(reqs, facts)
+    results = []
+    for req in reqs:
+        if req.id in by_id:
+            results.append(by_id[req.id])
+        elif req.kind == "section" and req.id == order.id:
+            results.append(order)
+        else:
+            results.append(_one(req, facts))
+    return results + ([order] if order.status != "unchecked" and order.id not in by_id else [])
+
+
+def _one(req: Requirement, facts: PageFacts) -> RequirementResult:
+    check = CHECKS.get(req.kind)
+    if check is None:
+        return RequirementResult.of(req, "unchecked", "no rule reads this requirement")
+    try:
+        return check(req, facts)
+    except Exception as exc:  # a check that trips on odd page facts must not sink the report
+        log.warning("check %s failed", req.id, exc_info=True)
+        return RequirementResult.of(req, "unchecked", f"the check failed: {type(exc).__name__}")
+
+
+def check_copy(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """Quoted copy must be visible text (alt text does not count); words the brief puts inside
+    a picture can only be read by a judge (unchecked unless they are visible text)."""
+    page = loose(facts.text)
+    want = loose(req.label)
+    if want and f" {want} " in f" {page} ":
+        stray = _stray_punctuation(req.label, facts)
+        if stray:
+            msg = f"“{stray}” has stray punctuation (asked: “{req.label}”)"
+            return RequirementResult.of(req, "fail", msg, closest=stray)
+        return RequirementResult.of(req, "pass", "visible", element=_block_owner(req, facts))
+    if req.role == "in-image":
+        return RequirementResult.of(req, "unchecked", "words inside a picture: a judge reads them")
+    in_alt = any(want and want in loose(p.alt) for p in facts.pictures)
+    near = _nearest_block(req.label, facts)
+    msg = f"“{_cut(req.label)}” is not visible on the page"
+    if in_alt:
+        msg += " (only in an image's alt text)"
+    elif near:
+        msg += f"; the closest text is “{_cut(near)}”"
+    return RequirementResult.of(req, "fail", msg, closest=near, in_alt=in_alt or None)
+
+
+def check_label(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """A short label must be some element's whole text (no stray punctuation, not merged)."""
+    want = fold(req.label)
+    blocks = [b for b in facts.blocks if fold(b.text) == want]
+    if req.kind == "nav":
+        links = [b for b in blocks if b.link or b.button]
+        if links:
+            return RequirementResult.of(
+                req, "pass", "a link", element=links[0].owner or links[0].section
+            )
+        if blocks:
+            return RequirementResult.of(req, "fail", f"“{req.label}” is on the page but not a link")
+    elif blocks:
+        hit = next((b for b in blocks if b.button), blocks[0])
+        if req.role == "button" and not any(b.button or b.link for b in blocks):
+            return RequirementResult.of(req, "fail", f"“{req.label}” is text, not a button")
+        return RequirementResult.of(req, "pass", "an element's whole text", element=hit.owner)
+    near = _nearest_block(req.label, facts)
+    if near and loose(near) == loose(req.label):
+        return RequirementResult.of(
+            req, "fail", f"“{near}” has stray punctuation (asked: “{req.label}”)", closest=near
+        )
+    where = "in the navigation" if req.kind == "nav" else "as a label"
+    msg = f"“{req.label}” is missing {where}"
+    if near:
+        msg += f"; the closest text is “{_cut(near)}”"
+    return RequirementResult.of(req, "fail", msg, closest=near)
+
+
+def _stray_punctuation(label: str, facts: PageFacts) -> str | None:
+    """A short label shown only with the punctuation the brief's sentence put inside its
+    quotes (“CREATIVE CAMP.” on a badge): a badge, button, tag or heading whose whole text is
+    the label plus . , ; : — never a sentence, a caption or an initial ("Avery P.")."""
+    words = label.split()
+    if len(words) > 4 or label.rstrip()[-1:] in ".,;:!?" or re.search(r"[.!?,]\s", label):
+        return None
+    if re.search(r"(?:^|\s)[A-Z]$", label):
+        return None
+    want = fold(label)
+    if any(fold(b.text) == want for b in facts.blocks):
+        return None
+    for block in facts.blocks:
+        if block.tag in _PROSE_TAGS:
+            continue
+        if fold(block.text) != want and fold(block.text).rstrip(".,;:") == want:
+            return block.text
+    return None
+
+
+_PROSE_TAGS = ("p", "figcaption", "blockquote", "dd", "cite", "q")
+
+
+def _nearest_block(label: str, facts: PageFacts) -> str | None:
+    """The visible block sharing most words with ``label`` (None below half of them)."""
+    want = set(loose(label).split())
+    if not want:
+        return None
+    best, score = None, 0.0
+    for block in facts.blocks:
+        have = set(loose(block.text).split())
+        share = len(want & have) / max(len(want), len(have))
+        if share > score:
+            best, score = block.text, share
+    return best if score >= 0.5 else None
+
+
+def _block_owner(req: Requirement, facts: PageFacts) -> str | None:
+    want = loose(req.label)
+    for block in facts.blocks:
+        if want and want in loose(block.text):
+            return block.owner or block.section
+    return None
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def check_section(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """A section whose id, classes, label or heading name it (hero: the first section)."""
+    found = find_section(req.role, facts, req.values)
+    if found is None:
+        return RequirementResult.of(req, "fail", f"no {req.role} section on the page")
+    return RequirementResult.of(req, "pass", "present", element=found.id or None, y=found.rect.y)
+
+
+def find_section(name: str, facts: PageFacts, titles: list[str] | tuple = ()):
+    """The first page section that plays ``name`` — by its id, classes, label or heading, or by
+    one of the brief's ``titles`` for it as its heading (hero: the first section) — or None."""
+    from .text import vocabulary, words_pattern
+
+    entry = vocabulary()["sections"].get(name, {"words": [name]})
+    pattern = words_pattern([name, *entry["words"]])
+    for section in facts.sections:
+        names = f"{section.id} {section.classes} {section.label}".replace("-", " ").replace(
+            "_", " "
+        )
+        if pattern.search(names) or pattern.search(section.heading):
+            return section
+        if section.heading and fold(section.heading) in {fold(t) for t in titles}:
+            return section
+        if sum(loose(t) in loose(section.text) for t in titles if len(t) > 3) >= 2:
+            return section
+        if name == "header" and section.tag in ("header", "nav"):
+            return section
+        if name == "footer" and section.tag == "footer":
+            return section
+    if name == "hero":
+        body = [s for s in facts.sections if s.tag not in ("header", "nav", "footer")]
+        return body[0] if body and body[0].rect.y < 900 else None
+    return None
+
+
+def _order_result(reqs: list[Requirement], facts: PageFacts) -> RequirementResult:
+    """One extra result: the sections found appear in the brief's order (top to bottom)."""
+    asked = sorted((r for r in reqs if r.kind == "section"), key=lambda r: r.order or 0)
+    base = Requirement(
+        id="prompt-section-order",
+        kind="section",
+        key="section order",
+        text="Sections in the brief's order",
+        span=asked[0].span if asked else Span(),
+        severity="major",
+    )
+    ys = [
+        (r.role, find_section(r.role, facts)) for r in asked if r.role not in ("header", "footer")
+    ]
+    placed = [(name, s.rect.y) for name, s in ys if s is not None]
+    if len(placed) < 2:
+        return RequirementResult.of(base, "unchecked", "fewer than two sections to order")
+    swaps = [(a[0], b[0]) for i, a in enumerate(placed) for b in placed[i + 1 :] if b[1] < a[1] - 1]
+    if swaps:
+        first = swaps[0]
+        msg = f"{first[1]} comes before {first[0]} (the brief has {first[0]} first)"
+        return RequirementResult.of(base, "fail", msg, swapped=[list(s) for s in swaps[:5]])
+    return RequirementResult.of(base, "pass", "in order", order=[p[0] for p in placed])
+
+
+def check_image(req: Requirement, facts: PageFacts) -> RequirementResult:
+    pictures = [p for p in facts.pictures if p.rect.w * p.rect.h >= 4000]
+    asked = req.count or 1
+    if len(pictures) >= asked:
+        return RequirementResult.of(req, "pass", f"{len(pictures)} pictures", found=len(pictures))
+    msg = f"{len(pictures)} picture{'s' if len(pictures) != 1 else ''} on the page, {asked} asked"
+    return RequirementResult.of(req, "fail", msg, found=len(pictures), asked=asked)
+
+
+def check_video(req: Requirement, facts: PageFacts) -> RequirementResult:
+    if facts.videos:
+        return RequirementResult.of(req, "pass", "a visible video", element=facts.videos[0].owner)
+    return RequirementResult.of(req, "fail", "no visible video on the page")
+
+
+def check_widget(req: Requirement, facts: PageFacts) -> RequirementResult:
+    value = facts.widgets.get(req.role)
+    if req.role == "form":
+        value = facts.widgets.get("form", 0) or len(facts.widgets.get("inputs", []))
+    if value is None:
+        return RequirementResult.of(req, "unchecked", f"no rule reads a {req.role}")
+    if value:
+        return RequirementResult.of(req, "pass", f"{req.role} present", found=value)
+    return RequirementResult.of(req, "fail", f"no {req.role} on the page")
+
+
+def check_font(req: Requirement, facts: PageFacts) -> RequirementResult:
+    want = fold(req.label)
+    stacks = [f for f in facts.fonts if want in fold(f.family)]
+    if stacks:
+        first = [f.where for f in stacks if fold(f.family.split(",")[0].strip("\"' ")) == want]
+        return RequirementResult.of(req, "pass", "declared", where=first or [stacks[0].where])
+    used = sorted({f.family.split(",")[0].strip("\"' ") for f in facts.fonts})
+    msg = f"{req.label} is not used; the page uses {', '.join(used) or 'the default font'}"
+    return RequirementResult.of(req, "fail", msg, used=used)
+
+
+def check_layout(req: Requirement, facts: PageFacts) -> RequirementResult:
+    if req.role == "header":
+        header = facts.header
+        if header is None:
+            return RequirementResult.of(req, "fail", "no header on the page")
+        if header.scrolled < 200:
+            return RequirementResult.of(req, "unchecked", "the page is too short to scroll")
+        if -2 <= header.top_after <= 40:
+            return RequirementResult.of(req, "pass", "stays at the top", element=header.section)
+        top, scrolled = round(header.top_after), round(header.scrolled)
+        msg = f"the header scrolls away (top {top} px after scrolling {scrolled} px)"
+        return RequirementResult.of(
+            req, "fail", msg, element=header.section, position=header.position
+        )
+    if req.ratio:
+        return _ratio(req, facts)
+    if req.count:
+        return _count(req, facts)
+    return RequirementResult.of(req, "unchecked", "no rule reads this layout directive")
+
+
+def _ratio(req: Requirement, facts: PageFacts) -> RequirementResult:
+    best = None
+    for row in facts.rows:
+        if row.per_row != len(req.ratio) or row.width < 600:
+            continue
+        total = sum(row.widths) or 1
+        error = max(abs(w / total - r) for w, r in zip(row.widths, req.ratio, strict=True))
+        if best is None or error < best[0]:
+            best = (error, row)
+    if best is None:
+        return RequirementResult.of(req, "fail", f"no {len(req.ratio)}-column row on the page")
+    error, row = best
+    shares = [round(w / (sum(row.widths) or 1), 2) for w in row.widths]
+    if error <= 0.06:
+        return RequirementResult.of(req, "pass", f"columns {shares}", element=row.section)
+    msg = f"the closest columns are {' / '.join(f'{s:.0%}' for s in shares)}"
+    return RequirementResult.of(req, "fail", msg, element=row.section, shares=shares)
+
+
+def _count(req: Requirement, facts: PageFacts) -> RequirementResult:
+    n = req.count or 0
+    rows = [r for r in facts.rows if r.per_row == n or (req.role == "grid" and r.total == n)]
+    if rows:
+        return RequirementResult.of(req, "pass", f"a row of {n}", element=rows[0].section)
+    widest = max((r.per_row for r in facts.rows), default=0)
+    return RequirementResult.of(req, "fail", f"no row of {n} side by side (widest row: {widest})")
+
+
+def check_prohibition(req: Requirement, facts: PageFacts) -> RequirementResult:
+    found = {
+        "video": [v.src for v in facts.videos],
+        "gradient": [g.get("selector") for g in facts.styles.gradients],
+        "shadow": [s.get("selector") for s in facts.styles.box_shadows],
+        "photo": [p.src for p in facts.pictures if p.rect.w * p.rect.h >= 4000],
+        "chart": [c.owner for c in facts.charts],
+    }.get(req.role)
+    if found is None:
+        return RequirementResult.of(req, "unchecked", f"no rule reads 'no {req.role}'")
+    if not found:
+        return RequirementResult.of(req, "pass", f"no {req.role} on the page")
+    msg = f"the brief says no {req.role}, the page has {len(found)}"
+    return RequirementResult.of(req, "fail", msg, found=[str(f) for f in found[:5]])
+
+
+CHECKS: dict[str, Check] = {
+    "copy": check_copy,
+    "label": check_label,
+    "nav": check_label,
+    "section": check_section,
+    "image": check_image,
+    "video": check_video,
+    "widget": check_widget,
+    "palette": colour_check,
+    "font": check_font,
+    "layout": check_layout,
+    "prohibition": check_prohibition,
+    "leak": check_leak,
+}

@@ -1,0 +1,151 @@
+"""Pass: quoted copy → copy, label and nav requirements.
+
+A run of quotes joined only by commas / "and" / "or" (“About”, “Workshops”, and “Tickets”) shares
+the role read from the words just before the run: a navigation menu gives nav links, a button /
+CTA / pill gives button labels, a tag / badge / chip gives tag labels, anything else is copy that
+must be visible somewhere. Short labels must be an element's whole text; the sentence's comma or
+period inside the quotes is not part of the label.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .model import Requirement
+from .text import font_names, quotes, span, strip_label
+
+_COPY_WORDS = re.compile(
+    r"\b(notes?|captions?|subtext|microcopy|taglines?|sub-?headings?|subtitles?|descriptions?"
+    r"|paragraphs?|sentences?|line of text|disclaimers?)\b",
+    re.I,
+)
+_ROLE = [
+    ("nav", re.compile(r"\b(nav(?:igation)?|menu|menu items|nav links|links? (?:to|for))\b", re.I)),
+    ("button", re.compile(r"\b(buttons?|cta|call[- ]to[- ]action|pill[- ]shaped button)\b", re.I)),
+    ("tag", re.compile(r"\b(tags?|badges?|chips?|capsules?|pills?|labels?|ribbons?|stickers?)\b")),
+    ("heading", re.compile(r"\b(head(?:line|ing)s?|titled?|title reads|wordmark|logo)\b", re.I)),
+    (
+        "copy",
+        re.compile(
+            r"\b(notes?|captions?|subtext|microcopy|taglines?|sub-?headings?|subtitles?"
+            r"|descriptions?|paragraphs?|sentences?|line of text|disclaimers?)\b",
+            re.I,
+        ),
+    ),
+]
+_TEXT_IS = re.compile(r"\btext\b[^.“\"]{0,14}$", re.I)
+_IN_IMAGE = re.compile(
+    r"\b(images?|illustrations?|photos?|pictures?|posters?|artwork|scenes?|mockups?|screenshots?"
+    r"|graphics?|figures?|signs?|banners? in the|screens?|t-shirts?|mugs?)\b[^.]*$",
+    re.I,
+)
+_JOIN = re.compile(r"^[\s,;/]*(?:(?:and|or|&|then)\s+)?[\s,]*$", re.I)
+_TITLE_BEFORE = re.compile(r"(?:titled|called|named|title)\s*$", re.I)
+MAX_LABEL_WORDS = 5
+
+
+def _runs(text: str) -> list[list[tuple[str, int, int]]]:
+    """Quotes grouped into runs separated only by list punctuation."""
+    runs: list[list[tuple[str, int, int]]] = []
+    for quote in quotes(text):
+        if runs and _JOIN.match(text[runs[-1][-1][2] + 1 : quote[1] - 1]):
+            runs[-1].append(quote)
+        else:
+            runs.append([quote])
+    return runs
+
+
+def _role(text: str, start: int) -> str:
+    """The role read from the clause before offset ``start`` (≤ 90 characters, same sentence);
+    ``in-image`` for words the brief puts inside a picture ("posters that say …")."""
+    window = text[max(0, start - 90) : start]
+    cut = max(window.rfind(". "), window.rfind("\n"), window.rfind("; "))
+    window = window[cut + 1 :] if cut >= 0 else window
+    if _TEXT_IS.search(window):
+        return "copy"
+    best, at = "copy", -1
+    for role, pattern in _ROLE:
+        for m in pattern.finditer(window):
+            if m.start() > at:
+                best, at = role, m.start()
+    if best == "copy" and _IN_IMAGE.search(window):
+        return "in-image"
+    return best
+
+
+def _scare_quote(inner: str) -> bool:
+    """“sketchbook”-style quotes: one lower-case word that is no label."""
+    words = inner.split()
+    return len(words) == 1 and inner[:1].islower() and len(inner) < 20
+
+
+def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
+    """Copy, label and nav requirements of every quoted string (ids ``copy-N`` …)."""
+    found: dict[tuple[str, str, str], Requirement] = {}
+    for run in _runs(text):
+        role = _role(text, run[0][1] - 1)
+        for inner, start, end in run:
+            req = _one(text, inner, start, end, role, source)
+            if req is not None:
+                found.setdefault((req.kind, req.role, req.key.casefold()), req)
+    return list(found.values())
+
+
+def _one(text, inner, start, end, role, source) -> Requirement | None:
+    label = strip_label(inner)
+    if not any(c.isalnum() for c in label) or _scare_quote(label) or len(label) > 300:
+        return None
+    if label.casefold() in {f.casefold() for f in font_names()}:
+        return None  # a typeface named in quotes: the font pass reads it
+    if role == "tag" and inner.rstrip().endswith((".", "!", "?")) and len(label.split()) > 3:
+        role = "copy"  # a sentence, not a tag: its own full stop belongs to it
+    short = len(label.split()) <= MAX_LABEL_WORDS and len(label) <= 40
+    where = span(text, max(0, start - 1), end + 1, source)
+    if role == "nav" and short:
+        return Requirement(
+            id="",
+            kind="nav",
+            key=label,
+            label=label,
+            role="nav",
+            text=f"Nav link “{label}”",
+            span=where,
+            severity="major",
+        )
+    if role in ("button", "tag") and short:
+        return Requirement(
+            id="",
+            kind="label",
+            key=label,
+            label=label,
+            role=role,
+            text=f"{role.capitalize()} label “{label}”",
+            span=where,
+            severity="major" if role == "button" else "minor",
+        )
+    if role == "in-image":
+        return Requirement(
+            id="",
+            kind="copy",
+            key=label,
+            label=label,
+            role="in-image",
+            text=f"Words in a picture “{_short(label)}”",
+            span=where,
+            severity="minor",
+        )
+    heading = role == "heading" or bool(_TITLE_BEFORE.search(text[max(0, start - 12) : start]))
+    return Requirement(
+        id="",
+        kind="copy",
+        key=label,
+        label=label,
+        role="heading" if heading else "copy",
+        text=f"{'Heading' if heading else 'Copy'} “{_short(label)}”",
+        span=where,
+        severity="major" if heading else "minor",
+    )
+
+
+def _short(label: str) -> str:
+    return label if len(label) <= 60 else label[:57] + "…"

@@ -1,0 +1,97 @@
+"""Leak checks: the brief's own words must not reach the page as copy.
+
+A designer reads a page that prints "soft off-white background with a faint diagonal grid" or
+"Poppins" or "#FF66A3" as text as broken: those are notes to the designer. The brief's prose
+(outside quoted copy and dataset tables) is cut into runs of :data:`RUN` words; a visible run of
+that length which is not also in a quoted string is a leak.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mmstudio.render.facts import PageFacts
+
+from .model import Requirement, RequirementResult
+from .style import HEX
+from .text import loose, span, without_quotes
+
+RUN = 8
+_PLACEHOLDER = re.compile(r"\blorem ipsum\b|\bplaceholder text\b|\bTODO\b|\{\{[^}]*\}\}", re.I)
+
+
+def prose(text: str) -> list[str]:
+    """The brief's sentences outside quotes and tables that have at least :data:`RUN` words."""
+    plain = without_quotes(text)
+    lines = [ln for ln in plain.splitlines() if not ln.lstrip().startswith("|")]
+    sentences = re.split(r"(?<=[.!?;:])\s+|\n+", "\n".join(lines))
+    return [s for s in sentences if len(s.split()) >= RUN]
+
+
+def _grams(words: list[str]) -> set[tuple[str, ...]]:
+    return {tuple(words[i : i + RUN]) for i in range(len(words) - RUN + 1)}
+
+
+def leaked_runs(brief_prose: list[str], page_text: str) -> list[str]:
+    """Runs of the page's visible text (≥ :data:`RUN` words) copied from the brief's prose."""
+    notes: set[tuple[str, ...]] = set()
+    for sentence in brief_prose:
+        notes |= _grams(loose(sentence).split())
+    words = loose(page_text).split()
+    covered = [False] * len(words)
+    for i in range(len(words) - RUN + 1):
+        if tuple(words[i : i + RUN]) in notes:
+            covered[i : i + RUN] = [True] * RUN
+    runs, current = [], []
+    for word, hit in zip(words, covered, strict=True):
+        if hit:
+            current.append(word)
+        elif current:
+            runs.append(" ".join(current))
+            current = []
+    if current:
+        runs.append(" ".join(current))
+    return runs
+
+
+def extract_notes(text: str, source: str = "prompt") -> list[Requirement]:
+    """One requirement: none of the brief's prose is printed as copy."""
+    sentences = prose(text)
+    if not sentences:
+        return []
+    return [
+        Requirement(
+            id="",
+            kind="leak",
+            key="design notes",
+            role="notes",
+            values=sentences,
+            text="No design notes or instructions printed as copy",
+            span=span(text, 0, min(len(text), 120), source),
+            severity="major",
+        )
+    ]
+
+
+def check_leak(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """Fail with the leaked words as evidence (at most five runs)."""
+    text = facts.text
+    if req.role == "notes":
+        runs = leaked_runs(req.values, text)
+        placeholder = _PLACEHOLDER.findall(text)
+        found = runs + placeholder
+        what = "design notes"
+    elif req.role == "fonts":
+        found = [
+            n for n in req.values if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text, re.I)
+        ]
+        what = "typeface names"
+    elif req.role == "hex":
+        found = sorted(set(HEX.findall(text)))
+        what = "colour codes"
+    else:
+        return RequirementResult.of(req, "unchecked", "no rule reads this leak")
+    if not found:
+        return RequirementResult.of(req, "pass", f"no {what} in the copy")
+    shown = "; ".join(f"“{f[:80]}”" for f in found[:3])
+    return RequirementResult.of(req, "fail", f"{what} printed as copy: {shown}", leaked=found[:5])

@@ -1,0 +1,253 @@
+"""Passes: sections and their order, images and videos, widgets, layout directives, prohibitions.
+
+Words are matched whole and case-insensitively against ``resources/requirements/vocabulary.json``.
+A mention inside a negation ("no video", "without gradients", "avoid drop shadows", "instead of
+a photo") is a prohibition, never a demand.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .model import Requirement
+from .text import quotes, sentence_bounds, span, vocabulary, without_quotes, words_pattern
+
+_NEGATION = re.compile(
+    r"\b(?:no|without|avoid(?:ing)?|never|not?\s+use|don'?t\s+use|do not (?:use|include|add)"
+    r"|instead of|rather than|free of|must not (?:use|include)|excluding|exclude)\s+"
+    r"(?:any\s+|an?\s+|the\s+|heavy\s+|harsh\s+|background\s+|stock\s+|real\s+)*$",
+    re.I,
+)
+_COUNT_IMAGES = re.compile(
+    r"\b(\d{1,2}|one|a single|two|three|four|five|six|seven|eight|nine|ten|twelve|pair of)\s+"
+    r"(?:[a-z-]+\s+){0,3}?(images|photos|photographs|pictures|thumbnails|illustrations|portraits"
+    r"|headshots)\b",
+    re.I,
+)
+_STICKY = re.compile(
+    r"\b(?:sticky|fixed|pinned|persistent)\s+(?:top\s+|full-width\s+|navigation\s+|nav\s+)*"
+    r"(?:header|nav(?:igation)?(?:\s+bar)?|navbar|top bar|menu bar)"
+    r"|\b(?:header|navbar|nav(?:igation)? bar|top bar)\b[^.]{0,60}?\b(?:stays?|remains?|is|sticks?)"
+    r"\s+(?:sticky|fixed|pinned|visible)\b",
+    re.I,
+)
+_RATIO = re.compile(r"\b(\d{2})\s?%[^.%]{0,80}?\b(\d{2})\s?%", re.I)
+_COLUMNS = re.compile(
+    r"\b(two|three|four|2|3|4)[- ]column\b|\b(two|three|four|2|3|4)\s+columns\b", re.I
+)
+_GRID = re.compile(
+    r"\b(two|three|four|five|six|eight|2|3|4|5|6|8)\s+(?:[a-z-]+\s+){0,2}?(cards|tiles|"
+    r"plans|tiers|columns|feature cards|pricing cards|testimonials|steps)\b",
+    re.I,
+)
+
+
+def _number(word: str) -> int:
+    word = word.lower()
+    return int(word) if word.isdigit() else vocabulary()["numbers"].get(word, 0)
+
+
+def negated(text: str, at: int) -> bool:
+    """Whether the word at ``at`` sits in a negation ("no …", "without …", "avoid …")."""
+    return bool(_NEGATION.search(text[max(0, at - 40) : at]))
+
+
+def extract_sections(text: str, source: str = "prompt") -> list[Requirement]:
+    """One requirement per section the brief asks for, ``order`` = its rank of first mention.
+
+    A word names a section when a section word ("section", "area", "band" …) stands within 25
+    characters after it or an article just before it ("a gallery"); header, hero and footer
+    need neither. A passing mention ("feels like an art gallery") is no section.
+    ``values`` holds the quoted headings near the mention (the section may carry its own title,
+    "Meet the Creative Crew" for speakers)."""
+    plain = without_quotes(text)
+    context = words_pattern(vocabulary()["section_context"])
+    hits: list[tuple[int, int, str]] = []
+    for name, entry in vocabulary()["sections"].items():
+        plain_hits, described = [], []
+        for m in words_pattern(entry["words"]).finditer(plain):
+            if negated(plain, m.start()):
+                continue
+            after = plain[m.end() : m.end() + 25]
+            before = plain[max(0, m.start() - 30) : m.start()]
+            if context.search(after) or re.search(r"\b(?:an?|the)\s+$", before):
+                described.append(m)
+            elif name in _ANCHORS:
+                plain_hits.append(m)
+        # the mention that describes the section gives its place; a passing mention its presence
+        m = (described or plain_hits or [None])[0]
+        if m is not None:
+            hits.append((m.start(), m.end(), name))
+    hits.sort()
+    return [
+        Requirement(
+            id="",
+            kind="section",
+            key=name,
+            role=name,
+            text=f"A {name} section",
+            span=span(text, start, end + 20, source),
+            severity="critical",
+            order=rank,
+            values=_titles_near(text, end),
+        )
+        for rank, (start, end, name) in enumerate(hits)
+    ]
+
+
+_ANCHORS = ("header", "hero", "footer")
+
+
+def _titles_near(text: str, at: int) -> list[str]:
+    """Quoted strings in the 700 characters after ``at`` that could name the section or show
+    up in it (its title, its first items)."""
+    return [q.strip().rstrip(",.") for q, _, _ in quotes(text[at : at + 700]) if len(q) < 80][:8]
+
+
+def extract_media(text: str, source: str = "prompt") -> list[Requirement]:
+    """Images (with the largest count asked for) and a video, unless negated."""
+    plain = without_quotes(text)
+    found: list[Requirement] = []
+    image = _first_positive(plain, vocabulary()["image_words"])
+    if image is not None:
+        counts = [
+            (_number(m.group(1)), m) for m in _COUNT_IMAGES.finditer(plain) if _number(m.group(1))
+        ]
+        best = max(counts, key=lambda c: c[0], default=None)
+        where = best[1] if best else image
+        count = best[0] if best else 1
+        found.append(
+            Requirement(
+                id="",
+                kind="image",
+                key="images",
+                count=count,
+                text=f"At least {count} picture{'s' if count > 1 else ''}",
+                span=span(text, where.start(), where.end() + 20, source),
+                severity="critical",
+            )
+        )
+    video = _first_positive(plain, vocabulary()["video_words"])
+    if video is not None:
+        found.append(
+            Requirement(
+                id="",
+                kind="video",
+                key="video",
+                text="A video",
+                span=span(text, max(0, video.start() - 30), video.end() + 20, source),
+                severity="critical",
+            )
+        )
+    return found
+
+
+def _first_positive(plain: str, words: list[str]) -> re.Match[str] | None:
+    for m in words_pattern(words).finditer(plain):
+        if not negated(plain, m.start()):
+            return m
+    return None
+
+
+def extract_widgets(text: str, source: str = "prompt") -> list[Requirement]:
+    """Table, map, form, search, tabs, toggle, counter, accordion, carousel, modal."""
+    plain = without_quotes(text)
+    found = []
+    for widget, words in vocabulary()["widgets"].items():
+        m = _first_positive(plain, words)
+        if m is None:
+            continue
+        start, end = sentence_bounds(plain, m.start())
+        if re.search(r"\bstatic\b", plain[start:end], re.I):
+            continue  # "shown open for this static design": the brief asks for a picture of it
+        found.append(
+            Requirement(
+                id="",
+                kind="widget",
+                key=widget,
+                role=widget,
+                text=f"A {widget}",
+                span=span(text, max(0, m.start() - 30), m.end() + 20, source),
+                severity="critical" if widget in ("table", "map", "form") else "major",
+            )
+        )
+    return found
+
+
+def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
+    """Sticky / fixed header, column ratios ("55% … 45%"), column counts, grid counts."""
+    plain = without_quotes(text)
+    found: list[Requirement] = []
+    m = _STICKY.search(plain)
+    if m:
+        found.append(
+            _layout("fixed header", "Header stays at the top when scrolling", m, text, source)
+        )
+    for m in _RATIO.finditer(plain):
+        a, b = int(m.group(1)), int(m.group(2))
+        if 95 <= a + b <= 105 and "column" in plain[max(0, m.start() - 80) : m.end() + 40]:
+            req = _layout(f"{a}/{b} columns", f"Columns at {a} % / {b} %", m, text, source)
+            req.ratio = [a / (a + b), b / (a + b)]
+            found.append(req)
+            break
+    for m in _COLUMNS.finditer(plain):
+        n = _number(m.group(1) or m.group(2))
+        key = f"{n} columns"
+        if n and all(r.key != key for r in found):
+            req = _layout(key, f"A {n}-column layout", m, text, source, "minor")
+            req.count = n
+            found.append(req)
+    for m in _GRID.finditer(plain):
+        n, noun = _number(m.group(1)), m.group(2).lower()
+        key = f"{n} {noun}"
+        if n >= 2 and noun != "columns" and all(r.key != key for r in found):
+            req = _layout(key, f"{n} {noun} side by side or in a grid", m, text, source, "minor")
+            req.count = n
+            req.role = "grid"
+            found.append(req)
+    return found
+
+
+def _layout(key, label, m, text, source, severity="major") -> Requirement:
+    return Requirement(
+        id="",
+        kind="layout",
+        key=key,
+        role=key.split()[-1] if key != "fixed header" else "header",
+        text=label,
+        span=span(text, m.start(), m.end(), source),
+        severity=severity,
+    )
+
+
+def _page_wide(plain: str, at: int) -> bool:
+    """A prohibition about the whole page ("no gradients anywhere", "the design uses no video"),
+    not about one element ("the same pill shape with no shadow")."""
+    start, end = sentence_bounds(plain, at)
+    sentence = plain[start:end]
+    if re.match(r"\s*(?:no|avoid|without|never|do not|don'?t)\b", sentence, re.I):
+        return True
+    return bool(words_pattern(vocabulary()["prohibition_scope"]).search(sentence))
+
+
+def extract_prohibitions(text: str, source: str = "prompt") -> list[Requirement]:
+    """What the brief forbids: "no video", "avoid gradients", "without drop shadows" …"""
+    plain = without_quotes(text)
+    found = []
+    for thing, words in vocabulary()["prohibitions"].items():
+        for m in words_pattern(words).finditer(plain):
+            if negated(plain, m.start()) and _page_wide(plain, m.start()):
+                start = max(0, m.start() - 25)
+                found.append(
+                    Requirement(
+                        id="",
+                        kind="prohibition",
+                        key=thing,
+                        role=thing,
+                        text=f"No {thing}",
+                        span=span(text, start, m.end(), source),
+                        severity="major",
+                    )
+                )
+                break
+    return found
