@@ -47,11 +47,28 @@ KEYLESS_KINDS = {"duplicate-image", "truncated", "empty"}
 TEXT_FAMILY = {"label", "copy", "nav"}
 
 
+#: the same directive in other words: a reviewer's "sticky header" is the evaluator's "fixed
+#: header" (keys are compared after :func:`norm_key`, so these are normalised too)
+SYNONYMS = {
+    "fixedheader": (
+        "stickyheader", "pinnedheader", "fixedtopbar", "stickynav", "stickynavigation",
+        "fixednavigation", "pinnedtothetop", "stickytopbar", "fixednav", "stickynavbar",
+    ),
+}  # fmt: skip
+_NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
+
+
 def norm_key(value: object) -> str:
-    """Casefolded letters and digits only ('CREATIVE CAMP.' -> 'creativecamp')."""
+    """Casefolded letters and digits only ('CREATIVE CAMP.' -> 'creativecamp'; 'two-column'
+    -> '2column'; 'sticky header' -> 'fixedheader')."""
     if value is None:
         return ""
-    return "".join(ch for ch in str(value).casefold() if ch.isalnum())
+    words = str(value).casefold().replace("-", " ").split()
+    key = "".join(ch for w in words for ch in _NUMBERS.get(w, w) if ch.isalnum())
+    for canonical, others in SYNONYMS.items():
+        if key in others:
+            return canonical
+    return key.removesuffix("s") if key.endswith(("columns", "cards")) else key
 
 
 def family(kind: str) -> str:
@@ -65,8 +82,11 @@ def matches(defect: dict, finding: dict) -> bool:
     if defect["kind"] in KEYLESS_KINDS:
         element = defect.get("element")
         return bool(element) and element in finding["elements"]
-    a, b = norm_key(defect.get("key")), norm_key(finding.get("key"))
-    return bool(a) and bool(b) and (a == b or a in b or b in a)
+    a = norm_key(defect.get("key"))
+    return any(
+        a and b and (a == b or a in b or b in a)
+        for b in (norm_key(k) for k in finding.get("keys") or [finding.get("key")])
+    )
 
 
 def max_matching(defects: list[dict], findings: list[dict]) -> dict[int, int]:
@@ -99,17 +119,24 @@ def findings_of(report: dict) -> list[dict]:
         if req.get("status") != "fail":
             continue
         element = req.get("element")
-        out.append(
-            {
-                "source": "requirement",
-                "id": req.get("id"),
-                "kind": req.get("kind") or "other",
-                "key": req.get("key"),
-                "element": element,
-                "elements": [element] if element else [],
-                "text": req.get("text") or req.get("message") or "",
-            }
-        )
+        evidence = req.get("evidence") or {}
+        # a finding that names several things (leaked words, off-palette colours) is one
+        # finding per thing: the report lists each of them
+        items = evidence.get("leaked") or list(evidence.get("off") or {}) or [None]
+        for item in items:
+            keys = [req.get("key")] + [k for k in (item, evidence.get("closest")) if k]
+            out.append(
+                {
+                    "source": "requirement",
+                    "id": req.get("id"),
+                    "kind": req.get("kind") or "other",
+                    "key": item or req.get("key"),
+                    "keys": keys,
+                    "element": element,
+                    "elements": [element] if element else [],
+                    "text": req.get("text") or req.get("message") or "",
+                }
+            )
     for issue in report.get("issues") or []:
         if issue.get("source") != "measured" or issue.get("code") not in MEASURED_KINDS:
             continue

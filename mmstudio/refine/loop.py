@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 
 from mmstudio.report import Issue, Level, Report, Severity
 
-from . import context, local, page_rules
+from . import context, local, page_rules, requirement_rules
 from .model import SEVERITY_RANK, Change, Outcome, RefineInput
 
 ROUNDS = 3
 CODES_BY_LEVEL: dict[str, tuple[str, ...]] = {
     "local": local.CODES,
     "context": context.CODES,
-    "global": page_rules.CODES,
+    "global": (*page_rules.CODES, *requirement_rules.CODES),
 }
 
 
@@ -90,7 +90,7 @@ async def propose(target: Target, inp: RefineInput) -> list[Change]:
     elif target.level == "context":
         change = context.propose(inp)
     else:
-        return page_rules.propose(inp)
+        return page_rules.propose(inp) + requirement_rules.propose(inp)
     return [change] if change is not None else []
 
 

@@ -95,7 +95,8 @@ async ({ maxBlocks, maxText, scrollTo }) => {
     const tag = el.tagName.toLowerCase();
     blocks.push({
       tag, text, selector: sel(el), rect: box(el.getBoundingClientRect()),
-      link: el.matches('a[href]'), button: buttonLike(el, cs),
+      link: el.matches('a[href]'), href: el.matches('a[href]') ? el.getAttribute('href') : null,
+      button: buttonLike(el, cs),
       heading: /^h[1-6]$/.test(tag), header: inHeader(el),
       owner: ownerOf(el), section: sectionOf(el),
       background: rgba(cs.backgroundColor), color: rgba(cs.color),
@@ -152,6 +153,20 @@ async ({ maxBlocks, maxText, scrollTo }) => {
     if (el) fonts.push({ where, family: getComputedStyle(el).fontFamily });
   }
   const faces = document.fonts ? [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family) : [];
+  // which named families this browser can actually draw (width test against two generic faces)
+  const ctx = document.createElement('canvas').getContext('2d');
+  const sample = 'mmmmmmmmmmlli WQ@#0123456789';
+  const width = (family) => { ctx.font = `40px ${family}`; return ctx.measureText(sample).width; };
+  const available = {};
+  const generic = new Set(['serif', 'sans-serif', 'monospace', 'cursive', 'fantasy', 'system-ui', 'ui-sans-serif', 'ui-serif', 'ui-monospace', 'inherit', 'initial']);
+  for (const f of fonts) {
+    for (const raw of f.family.split(',')) {
+      const name = raw.trim().replace(/^["']|["']$/g, '');
+      if (!name || generic.has(name.toLowerCase()) || name in available) continue;
+      const q = `"${name}"`;
+      available[name] = width(`${q}, monospace`) !== width('monospace') || width(`${q}, serif`) !== width('serif');
+    }
+  }
 
   // styles: gradients, shadows; colours by role and area
   const styles = { gradients: [], boxShadows: [], textShadows: [] };
@@ -290,7 +305,8 @@ async ({ maxBlocks, maxText, scrollTo }) => {
   }
 
   return {
-    text: textParts.join(' ').replace(/\s+/g, ' ').slice(0, maxText), blocks, sections, header, fonts, faces,
+    text: textParts.join(' ').replace(/\s+/g, ' ').slice(0, maxText), blocks, sections, header, fonts, faces, available,
+    anchors: [...document.querySelectorAll('[id]')].slice(0, 800).map((e) => e.id),
     styles, colours: colourList, pageBackground: pageBg && pageBg[3] > 0 ? pageBg : rootBg,
     widgets, pictures: pictures.slice(0, 200), videos, charts, rows, empties,
   };

@@ -23,6 +23,7 @@ class TextBlock(_Probe):
     selector: str = ""
     rect: Box = Field(default_factory=Box)
     link: bool = False
+    href: str | None = None
     button: bool = False
     heading: bool = False
     header: bool = False
@@ -136,6 +137,16 @@ class ChartFact(_Probe):
     title: str = ""
     dataset: list[Any] = Field(default_factory=list)
 
+    def texts(self) -> list[str]:
+        """The words the chart draws: title, series and legend names, category labels."""
+        out = [self.title] if self.title else []
+        out += [str(s.name) for s in self.series if s.name]
+        for axis in (*self.x_axis, *self.y_axis):
+            out += [str(d) for d in axis.data if isinstance(d, str | int | float)]
+        for s in self.series:
+            out += [str(d["name"]) for d in s.data if isinstance(d, dict) and d.get("name")]
+        return out
+
 
 class RowFact(_Probe):
     """A container whose first ``per_row`` children sit side by side (widths in px)."""
@@ -167,6 +178,8 @@ class PageFacts(_Probe):
     header: HeaderFact | None = None
     fonts: list[FontFact] = Field(default_factory=list)
     faces: list[str] = Field(default_factory=list)
+    available: dict[str, bool] = Field(default_factory=dict)  # family → drawable here
+    anchors: list[str] = Field(default_factory=list)  # ids a link can point at
     styles: Styles = Field(default_factory=Styles)
     colours: list[ColourUse] = Field(default_factory=list)
     page_background: list[float] | None = None

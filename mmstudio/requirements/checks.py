@@ -58,12 +58,15 @@ def _one(req: Requirement, facts: PageFacts) -> RequirementResult:
 def check_copy(req: Requirement, facts: PageFacts) -> RequirementResult:
     """Quoted copy must be visible text (alt text does not count); words the brief puts inside
     a picture can only be read by a judge (unchecked unless they are visible text)."""
-    page = loose(facts.text)
+    page = loose(" ".join([facts.text, *(t for c in facts.charts for t in c.texts())]))
     want = loose(req.label)
     if want and f" {want} " in f" {page} ":
         stray = _stray_punctuation(req.label, facts)
         if stray:
-            msg = f"“{stray}” has stray punctuation (asked: “{req.label}”)"
+            what = (
+                "is cut short" if stray.rstrip().endswith(("…", "...")) else "has stray punctuation"
+            )
+            msg = f"“{stray}” {what} (asked: “{req.label}”)"
             return RequirementResult.of(req, "fail", msg, closest=stray)
         return RequirementResult.of(req, "pass", "visible", element=_block_owner(req, facts))
     if req.role == "in-image":
@@ -85,9 +88,7 @@ def check_label(req: Requirement, facts: PageFacts) -> RequirementResult:
     if req.kind == "nav":
         links = [b for b in blocks if b.link or b.button]
         if links:
-            return RequirementResult.of(
-                req, "pass", "a link", element=links[0].owner or links[0].section
-            )
+            return _nav_target(req, links[0], facts)
         if blocks:
             return RequirementResult.of(req, "fail", f"“{req.label}” is on the page but not a link")
     elif blocks:
@@ -105,6 +106,21 @@ def check_label(req: Requirement, facts: PageFacts) -> RequirementResult:
     if near:
         msg += f"; the closest text is “{_cut(near)}”"
     return RequirementResult.of(req, "fail", msg, closest=near)
+
+
+def _nav_target(req: Requirement, link, facts: PageFacts) -> RequirementResult:
+    """A nav link passes when it leads somewhere: another page, or a section id on this one
+    (not ``#``, ``#top`` or an id the page lacks) — the logo's home link excepted."""
+    where = link.owner or link.section
+    href = (link.href or "").strip()
+    home = fold(req.label) in ("home", "start", "top")
+    if not href.startswith("#") or home:
+        return RequirementResult.of(req, "pass", f"a link to {href or 'itself'}", element=where)
+    target = href[1:]
+    if target and target != "top" and target in facts.anchors:
+        return RequirementResult.of(req, "pass", f"a link to {href}", element=where)
+    msg = f"the nav link “{link.text}” leads nowhere ({href or 'no target'})"
+    return RequirementResult.of(req, "fail", msg, element=where, href=href)
 
 
 def _stray_punctuation(label: str, facts: PageFacts) -> str | None:
@@ -245,12 +261,23 @@ def check_widget(req: Requirement, facts: PageFacts) -> RequirementResult:
 def check_font(req: Requirement, facts: PageFacts) -> RequirementResult:
     want = fold(req.label)
     stacks = [f for f in facts.fonts if want in fold(f.family)]
+    drawable = {fold(k): v for k, v in facts.available.items()}
+    if stacks and drawable.get(want) is False:
+        shown = _fallback(stacks[0].family, drawable)
+        msg = f"{req.label} is named but not available; the text renders in {shown}"
+        return RequirementResult.of(req, "fail", msg, where=[f.where for f in stacks])
     if stacks:
         first = [f.where for f in stacks if fold(f.family.split(",")[0].strip("\"' ")) == want]
         return RequirementResult.of(req, "pass", "declared", where=first or [stacks[0].where])
     used = sorted({f.family.split(",")[0].strip("\"' ") for f in facts.fonts})
     msg = f"{req.label} is not used; the page uses {', '.join(used) or 'the default font'}"
     return RequirementResult.of(req, "fail", msg, used=used)
+
+
+def _fallback(stack: str, drawable: dict[str, bool]) -> str:
+    """The first family of a CSS font stack this browser can draw (else the generic one)."""
+    names = [n.strip().strip("\"'") for n in stack.split(",")]
+    return next((n for n in names if drawable.get(fold(n))), names[-1] if names else "a default")
 
 
 def check_layout(req: Requirement, facts: PageFacts) -> RequirementResult:
@@ -287,7 +314,7 @@ def _ratio(req: Requirement, facts: PageFacts) -> RequirementResult:
         return RequirementResult.of(req, "fail", f"no {len(req.ratio)}-column row on the page")
     error, row = best
     shares = [round(w / (sum(row.widths) or 1), 2) for w in row.widths]
-    if error <= 0.06:
+    if error <= 0.03:
         return RequirementResult.of(req, "pass", f"columns {shares}", element=row.section)
     msg = f"the closest columns are {' / '.join(f'{s:.0%}' for s in shares)}"
     return RequirementResult.of(req, "fail", msg, element=row.section, shares=shares)

@@ -6,6 +6,7 @@ at a glance (a JPEG-free render: the only drift is the page's own tints).
 
 from __future__ import annotations
 
+import math
 import re
 
 from mmstudio.render.facts import PageFacts
@@ -86,6 +87,16 @@ def chroma(c) -> float:
     return (a * a + b * b) ** 0.5
 
 
+def tint_of(colour, base) -> bool:
+    """Whether ``colour`` is a tint of ``base``: its hue (within 30°), no darker (5 L) and no
+    more saturated (5 chroma) — a pale lavender band from a lavender palette."""
+    lc, ac, bc = lab(colour)
+    lb, ab, bb = lab(base)
+    hue = abs(math.degrees(math.atan2(bc, ac)) - math.degrees(math.atan2(bb, ab))) % 360
+    hue = min(hue, 360 - hue)
+    return hue <= 30 and lc >= lb - 5 and chroma(colour) <= chroma(base) + 5
+
+
 def palette_only(req: Requirement, facts: PageFacts) -> RequirementResult:
     """Buttons and backgrounds covering ≥ 3 % of the page use the brief's colours (ΔE ≤
     :data:`OFF_PALETTE` from one of them, tints included) or neutrals — no default blue."""
@@ -99,12 +110,14 @@ def palette_only(req: Requirement, facts: PageFacts) -> RequirementResult:
     for colour, where in used:
         if chroma(colour) < NEUTRAL_CHROMA:
             continue
-        if min(delta_e(colour, p) for p in palette) > OFF_PALETTE:
+        if not any(delta_e(colour, p) <= OFF_PALETTE or tint_of(colour, p) for p in palette):
             off.setdefault(_hex(colour), where)
     if not off:
         return RequirementResult.of(req, "pass", "in the palette", checked=len(used))
     shown = ", ".join(f"{c} ({w})" for c, w in list(off.items())[:3])
-    return RequirementResult.of(req, "fail", f"colours outside the palette: {shown}", off=off)
+    suggest = req.values[0] if req.values else None  # the brief's button colour comes first
+    msg = f"colours outside the palette: {shown}"
+    return RequirementResult.of(req, "fail", msg, off=off, suggest=suggest)
 
 
 def colour_check(req: Requirement, facts: PageFacts) -> RequirementResult:

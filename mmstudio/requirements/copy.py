@@ -33,7 +33,7 @@ _ROLE = [
         ),
     ),
 ]
-_TEXT_IS = re.compile(r"\btext\b[^.“\"]{0,14}$", re.I)
+_TEXT_IS = re.compile(r"\btext\b,?\s*(?:is|reads|says)?\s*:\s*$", re.I)
 _IN_IMAGE = re.compile(
     r"\b(images?|illustrations?|photos?|pictures?|posters?|artwork|scenes?|mockups?|screenshots?"
     r"|graphics?|figures?|signs?|banners? in the|screens?|t-shirts?|mugs?)\b[^.]*$",

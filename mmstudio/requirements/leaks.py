@@ -14,7 +14,7 @@ from mmstudio.render.facts import PageFacts
 
 from .model import Requirement, RequirementResult
 from .style import HEX
-from .text import loose, span, without_quotes
+from .text import loose, quotes, span, without_quotes
 
 RUN = 8
 _PLACEHOLDER = re.compile(r"\blorem ipsum\b|\bplaceholder text\b|\bTODO\b|\{\{[^}]*\}\}", re.I)
@@ -55,11 +55,24 @@ def leaked_runs(brief_prose: list[str], page_text: str) -> list[str]:
 
 
 def extract_notes(text: str, source: str = "prompt") -> list[Requirement]:
-    """One requirement: none of the brief's prose is printed as copy."""
+    """Two requirements: none of the brief's prose is printed as copy, and no stray words of
+    it (“hole”, “step cards”) show up as chips or lines of their own."""
     sentences = prose(text)
     if not sentences:
         return []
+    stray = Requirement(
+        id="",
+        kind="leak",
+        key="stray words",
+        role="stray",
+        label=loose(without_quotes(text)),
+        values=[loose(q) for q, _, _ in quotes(text)],
+        text="No stray words of the brief printed as labels",
+        span=span(text, 0, min(len(text), 120), source),
+        severity="major",
+    )
     return [
+        stray,
         Requirement(
             id="",
             kind="leak",
@@ -69,8 +82,26 @@ def extract_notes(text: str, source: str = "prompt") -> list[Requirement]:
             text="No design notes or instructions printed as copy",
             span=span(text, 0, min(len(text), 120), source),
             severity="major",
-        )
+        ),
     ]
+
+
+_LOWER_WORDS = re.compile(r"^[a-z][a-z'-]{2,}(?: [a-z][a-z'-]+){0,2}$")
+
+
+def stray_words(req: Requirement, facts: PageFacts) -> list[str]:
+    """Short all-lower-case lines (1–3 words) that are words of the brief's prose and no quoted
+    copy: a design note's noun printed as a chip or a paragraph of its own."""
+    prose_text = f" {req.label} "
+    quoted = " ".join(req.values)
+    found = []
+    for block in facts.blocks:
+        text = loose(block.text)
+        if block.link or not _LOWER_WORDS.match(block.text.strip().rstrip(".,;:")):
+            continue
+        if f" {text} " in prose_text and text not in quoted and text not in found:
+            found.append(text)
+    return found
 
 
 def check_leak(req: Requirement, facts: PageFacts) -> RequirementResult:
@@ -81,6 +112,9 @@ def check_leak(req: Requirement, facts: PageFacts) -> RequirementResult:
         placeholder = _PLACEHOLDER.findall(text)
         found = runs + placeholder
         what = "design notes"
+    elif req.role == "stray":
+        found = stray_words(req, facts)
+        what = "stray words of the brief"
     elif req.role == "fonts":
         found = [
             n for n in req.values if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text, re.I)

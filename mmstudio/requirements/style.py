@@ -21,6 +21,13 @@ def hex6(value: str) -> str:
 _RANK = {"cta": 0, "background": 1, "text": 2, "accent": 3, "any": 4}  # most specific first
 
 
+def _named_colours(text: str) -> list[str]:
+    """Hex values of the colour names the brief uses ("tangerine", "mint", "navy")."""
+    names = vocabulary()["colour_names"]
+    pattern = words_pattern(list(names))
+    return list(dict.fromkeys(names[m.group().lower()] for m in pattern.finditer(text)))
+
+
 def _colour_role(text: str, at: int) -> str:
     """The role of the colour at ``at``: the nearest role word before it in its clause."""
     window = text[max(0, at - 70) : at]
@@ -53,14 +60,15 @@ def extract_palette(text: str, source: str = "prompt") -> list[Requirement]:
             severity="major" if role in ("background", "cta") else "minor",
         )
     found = list(seen.values())
-    if len(found) >= 3:
+    named = _named_colours(text)
+    if len(found) + len(named) >= 3 and found:
         found.append(
             Requirement(
                 id="",
                 kind="palette",
                 key="palette only",
                 role="only",
-                values=list(seen),
+                values=sorted(seen, key=lambda c: _RANK[seen[c].role]) + named,
                 text="Buttons and large areas in the brief's palette (or neutrals)",
                 span=found[0].span,
                 severity="major",

@@ -1,0 +1,147 @@
+"""Global fixes for requirements of the brief the page fails (issues with source ``requirement``).
+
+Offline rules a designer would apply by hand, each one Change tried on its own and kept only
+when the re-evaluation with the same brief improves (see :mod:`.verdict`):
+- a header the brief wants fixed scrolls away → it sticks to the top (``position: sticky``);
+- a nav link the brief names is missing → a link with that label joins the page's navigation,
+  pointing at the section whose heading or id carries the label when there is one;
+- a short label shown with stray punctuation (“CREATIVE CAMP.”) → the punctuation goes;
+- buttons in a colour outside the brief's palette (a default blue) → the brief's button colour
+  with a readable ink.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+
+from mmstudio.report import Issue
+
+from . import html_edit
+from .model import Change, RefineInput
+
+PATCH_KEY = "brief"
+CODES = ("req-layout", "req-nav", "req-copy", "req-label", "req-palette")
+_BUTTONS = 'button,input[type="submit"],a.btn,a.button,a[class*="btn"],a[class*="cta"],.btn'
+
+
+def _sticky_header(issue: Issue, html: str) -> str | None:
+    if "scrolls away" not in issue.message:
+        return None
+    target = issue.evidence.get("target") or issue.element
+    sel = f"[data-mm-section={html_edit.css_string(target)}]" if target else "body > header"
+    return (
+        f"{sel},body>header{{position:sticky!important;top:0!important;z-index:50!important}}"
+        "html,body{overflow-x:clip}"
+    )
+
+
+def _ink(background: str) -> str:
+    from .page_rules import readable_ink
+
+    return readable_ink(background, 4.5, ["#ffffff", "#111111"])
+
+
+def _button_colour(issue: Issue) -> str | None:
+    colour = issue.evidence.get("suggest")
+    if not colour or not re.fullmatch(r"#[0-9a-fA-F]{6}", str(colour)):
+        return None
+    return (
+        f"{_BUTTONS}{{background-color:{colour}!important;border-color:{colour}!important;"
+        f"color:{_ink(colour)}!important}}"
+    )
+
+
+def _css(issue: Issue, html: str) -> str | None:
+    if issue.code == "req-layout":
+        return _sticky_header(issue, html)
+    if issue.code == "req-palette" and issue.evidence.get("off"):
+        return _button_colour(issue)
+    return None
+
+
+def _unpunctuate(html: str, shown: str, label: str) -> str:
+    """``html`` with the text ``>shown<`` (an element's whole text) replaced by ``>label<``."""
+    for variant in dict.fromkeys((shown, html_lib.escape(shown, quote=False))):
+        target = html_lib.escape(label, quote=False)
+        html = re.sub(rf">(\s*){re.escape(variant)}(\s*)<", rf">\g<1>{target}\g<2><", html)
+    return html
+
+
+def _add_nav_link(html: str, label: str) -> str:
+    """``html`` with a link ``label`` appended to its first ``<nav>`` (in its list when the nav
+    has one); the link points at the section named like the label, else the top."""
+    nodes = html_edit.parse(html)
+    nav = next((n for n in nodes if n.tag == "nav"), None)
+    if nav is None:
+        return html
+    slug = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+    ids = {n.attrs.get("id") for n in nodes if n.attrs.get("id")}
+    href = f"#{slug}" if slug in ids else "#top"
+    link = f'<a href="{href}">{html_lib.escape(label)}</a>'
+    inner = [nodes[c] for c in nav.children]
+    lists = [n for n in inner if n.tag in ("ul", "ol")]
+    if lists:
+        at = html.rfind("</", lists[0].start, lists[0].end)
+        return html[:at] + f"<li>{link}</li>" + html[at:]
+    at = html.rfind("</", nav.start, nav.end)
+    return html[:at] + link + html[at:]
+
+
+def propose(inp: RefineInput) -> list[Change]:
+    """One Change per kind of requirement issue these rules can mend."""
+    issues = [i for i in inp.issues if i.source == "requirement" and i.code in CODES]
+    changes = []
+    css = [c for c in (_css(i, inp.html) for i in issues) if c]
+    if css:
+        codes = sorted({i.code for i in issues if _css(i, inp.html)})
+        block = "\n".join(dict.fromkeys(css))
+        changes.append(
+            Change(
+                "global",
+                None,
+                codes,
+                "Brief fix: " + ", ".join(codes),
+                page=lambda html, b=block: html_edit.set_patch_block(html, PATCH_KEY, b),
+            )
+        )
+    labels = [_label(i) for i in issues if i.code == "req-nav" and "missing" in i.message]
+    labels = [x for x in labels if x]
+    if labels:
+        edit = _nav_edit(labels)
+        changes.append(Change("global", None, ["req-nav"], "Nav links from the brief", page=edit))
+    stray = [
+        (i.evidence.get("closest"), _label(i))
+        for i in issues
+        if i.code in ("req-copy", "req-label") and "stray punctuation" in i.message
+    ]
+    stray = [(s, lab) for s, lab in stray if s and lab]
+    if stray:
+        changes.append(
+            Change("global", None, ["req-copy", "req-label"], "Labels as the brief writes them",
+                   page=_stray_edit(stray))
+        )  # fmt: skip
+    return changes
+
+
+def _label(issue: Issue) -> str | None:
+    m = re.search(r"“([^”]+)”", issue.message)
+    return m.group(1) if m else None
+
+
+def _nav_edit(labels: list[str]):
+    def edit(html: str) -> str:
+        for label in labels:
+            html = _add_nav_link(html, label)
+        return html
+
+    return edit
+
+
+def _stray_edit(pairs: list[tuple[str, str]]):
+    def edit(html: str) -> str:
+        for shown, label in pairs:
+            html = _unpunctuate(html, shown, label)
+        return html
+
+    return edit

@@ -1,0 +1,168 @@
+"""Requirements read from a brief, and their checks on page facts (fast: no browser)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from mmstudio.evaluate import core
+from mmstudio.render.facts import HeaderFact, PageFacts, RowFact, TextBlock
+from mmstudio.requirements import check_all, extract, pass_share
+from mmstudio.requirements.checks import check_copy, check_label, check_layout
+from mmstudio.requirements.model import Requirement
+
+# excerpts of MM-WebGEN-Bench dev prompts (001, 027, 111)
+BRIEF_001 = (
+    "At the very top is a full-width, sticky header with a slightly arched lower edge: the "
+    "header background is a gradient from bubblegum pink (#FF66A3) on the left to bright "
+    "tangerine (#FF9E4A) on the right. Inside the badge, in playful, chunky sans-serif white "
+    "letters, it says “PIXEL POP” on the first line and in smaller uppercase mint text beneath, "
+    "“CREATIVE CAMP.” To the right of the logo is a horizontal navigation menu, right-aligned, "
+    "with four items in white, all-caps, small, spaced-out font: “About”, “Workshops”, "
+    "“Speakers”, “Tickets”. At the far right of the header is a pill-shaped button with a white "
+    "background and thin pink border, containing the text “Sign In” in pink.\n\n"
+    "Below the header, the hero section occupies most of the first viewport, structured as an "
+    "asymmetrical two-column layout. The left column is about 55% width, with the right at 45%. "
+    "Behind them, a wall features pinned posters that say “Color Jam”, “Panel Party”, and "
+    "“Pixel Playground” in tiny print. Following this is a speakers section that uses a "
+    "creative two-column layout."
+)
+BRIEF_027 = (
+    "Body copy in Inter. The color palette is restrained: primary accent is a muted forest "
+    "green (#1F5C4D), secondary accent is a soft sand beige (#E8DCC8). There are no photos of "
+    "people; the section stays text-focused and minimal. The primary button on the left says: "
+    "“Start a 14-day trial” and is filled with forest green (#1F5C4D), and the same pill shape "
+    "with no shadow. Beneath the button, in very small, light gray text, is: “No credit card "
+    "required.” The page uses no gradients anywhere. Each block is represented as a minimal "
+    "accordion, but shown in “open” state for this static design."
+)
+
+
+def _by_kind(reqs, kind):
+    return [r for r in reqs if r.kind == kind]
+
+
+def test_quoted_copy_gets_roles_and_loses_the_sentence_punctuation():
+    reqs = extract(BRIEF_001)
+    nav = [r.label for r in _by_kind(reqs, "nav")]
+    assert nav == ["About", "Workshops", "Speakers", "Tickets"]
+    labels = {r.label: r.role for r in _by_kind(reqs, "label")}
+    assert labels["Sign In"] == "button"
+    copy = {r.label: r for r in _by_kind(reqs, "copy")}
+    assert "CREATIVE CAMP" in copy  # the sentence's full stop is not part of the label
+    assert copy["Color Jam"].role == "in-image"  # words on a poster inside a picture
+    span = copy["CREATIVE CAMP"].span
+    assert BRIEF_001[span.start : span.end] == "“CREATIVE CAMP.”"
+
+
+def test_palette_layout_and_sections_of_a_brief():
+    reqs = extract(BRIEF_001)
+    palette = {r.label: r.role for r in _by_kind(reqs, "palette") if r.role != "only"}
+    assert set(palette) == {"#ff66a3", "#ff9e4a"}
+    layout = {r.key for r in _by_kind(reqs, "layout")}
+    assert {"fixed header", "55/45 columns", "2 columns"} <= layout
+    sections = [r.role for r in _by_kind(reqs, "section")]
+    assert sections[:3] == ["header", "hero", "speakers"]
+
+
+def test_prohibitions_are_page_wide_only_and_static_widgets_are_pictures():
+    reqs = extract(BRIEF_027)
+    banned = {r.role for r in _by_kind(reqs, "prohibition")}
+    assert "gradient" in banned  # "no gradients anywhere"
+    assert "shadow" not in banned  # "the same pill shape with no shadow": one button
+    assert "photo" not in banned  # "no photos of people; the section stays …": one section
+    assert not [r for r in _by_kind(reqs, "widget") if r.role == "accordion"]
+    assert "#1f5c4d" in {r.label for r in _by_kind(reqs, "palette")}
+    assert [r.label for r in _by_kind(reqs, "font")] == ["Inter"]
+    # the quoted sentence stays a sentence (copy), not a button label
+    copy = {r.label for r in _by_kind(reqs, "copy")}
+    assert "No credit card required" in copy
+
+
+def test_extraction_never_raises_on_odd_briefs():
+    huge = ("Ein Abschnitt mit Text und einer Tabelle. " * 3000)[:100_000]
+    for brief in (huge, "没有引号的简短说明：一个咖啡店的网站", "", "“", "#zzz “a”"):
+        assert isinstance(extract(brief), list)
+
+
+def _facts(**kw) -> PageFacts:
+    base = {
+        "text": "Pixel Pop CREATIVE CAMP. About Workshops Sign In",
+        "blocks": [
+            TextBlock(tag="a", text="About", link=True, href="#about"),
+            TextBlock(tag="a", text="Workshops", link=True, href="#top"),
+            TextBlock(tag="li", text="CREATIVE CAMP."),
+            TextBlock(tag="a", text="Sign In", link=True, button=True, href="#"),
+        ],
+        "anchors": ["about", "top"],
+    }
+    base.update(kw)
+    return PageFacts(**base)
+
+
+def _req(kind, label, role="", **kw) -> Requirement:
+    return Requirement(id=f"t-{kind}-{label}", kind=kind, key=label, label=label, role=role,
+                       text=label, **kw)  # fmt: skip
+
+
+def test_labels_must_be_whole_text_and_nav_links_must_lead_somewhere():
+    facts = _facts()
+    assert check_label(_req("nav", "About", "nav"), facts).status == "pass"
+    dead = check_label(_req("nav", "Workshops", "nav"), facts)
+    assert dead.status == "fail" and "leads nowhere" in dead.message
+    missing = check_label(_req("nav", "Speakers", "nav"), facts)
+    assert missing.status == "fail" and "missing" in missing.message
+    stray = check_copy(_req("copy", "CREATIVE CAMP"), facts)
+    assert stray.status == "fail" and "stray punctuation" in stray.message
+    assert check_label(_req("label", "Sign In", "button"), facts).status == "pass"
+
+
+def test_copy_in_alt_text_only_is_not_visible():
+    from mmstudio.render.facts import Picture
+
+    facts = _facts(pictures=[Picture(kind="img", alt="Weekend Event • June 13–15")])
+    result = check_copy(_req("copy", "Weekend Event • June 13–15"), facts)
+    assert result.status == "fail" and result.evidence.get("in_alt") is True
+
+
+def test_fixed_header_and_column_ratio_read_from_the_facts():
+    sticky = _req("layout", "fixed header", "header")
+    away = HeaderFact(position="static", top_before=0, top_after=-1200, scrolled=1200)
+    kept = HeaderFact(position="sticky", top_before=0, top_after=0, scrolled=1200)
+    assert check_layout(sticky, _facts(header=away)).status == "fail"
+    assert check_layout(sticky, _facts(header=kept)).status == "pass"
+    ratio = _req("layout", "55/45 columns", "columns", ratio=[0.55, 0.45])
+    even = RowFact(per_row=2, total=2, widths=[600, 600], width=1200)
+    asked = RowFact(per_row=2, total=2, widths=[660, 540], width=1200)
+    assert check_layout(ratio, _facts(rows=[even])).status == "fail"
+    assert check_layout(ratio, _facts(rows=[even, asked])).status == "pass"
+
+
+def test_unchecked_never_counts_as_a_pass():
+    reqs = extract(BRIEF_001)
+    results = check_all(reqs, None)
+    assert {r.status for r in results} == {"unchecked"}
+    assert pass_share(results) is None
+
+
+def test_a_failing_extractor_gives_a_notice_and_no_requirements(monkeypatch):
+    import sys
+
+    extract_module = sys.modules["mmstudio.requirements.extract"]
+
+    def broken(text, source):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(extract_module, "PASSES", (broken,))
+    extract_module._cached.cache_clear()
+    reqs, notices = asyncio.run(core.read_requirements("a brief that trips the reader"))
+    assert reqs == []
+    assert len(notices) == 1 and "could not be read" in notices[0] and "\n" not in notices[0]
+    extract_module._cached.cache_clear()
+
+
+@pytest.mark.parametrize("size", [200_000])
+def test_a_huge_brief_is_read_in_part_and_says_so(size):
+    reqs, notices = asyncio.run(core.read_requirements("“Hello” " * (size // 8)))
+    assert reqs and any("characters" in n for n in notices)
