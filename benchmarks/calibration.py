@@ -125,6 +125,10 @@ def findings_of(report: dict) -> list[dict]:
         items = evidence.get("leaked") or list(evidence.get("off") or {}) or [None]
         for item in items:
             keys = [req.get("key")] + [k for k in (item, evidence.get("closest")) if k]
+            keys += [*(evidence.get("dead") or []), evidence.get("name") or ""]
+            keys += [evidence.get("suggest") or ""] if evidence.get("off") else []
+            keys += [evidence.get("expected_type") or ""]
+            keys = [k for k in keys if k]
             out.append(
                 {
                     "source": "requirement",

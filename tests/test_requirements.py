@@ -9,7 +9,7 @@ import pytest
 from mmstudio.evaluate import core
 from mmstudio.render.facts import HeaderFact, PageFacts, RowFact, TextBlock
 from mmstudio.requirements import check_all, extract, pass_share
-from mmstudio.requirements.checks import check_copy, check_label, check_layout
+from mmstudio.requirements.checks import check_copy, check_label, check_layout, nav_targets
 from mmstudio.requirements.model import Requirement
 
 # excerpts of MM-WebGEN-Bench dev prompts (001, 027, 111)
@@ -110,7 +110,9 @@ def test_labels_must_be_whole_text_and_nav_links_must_lead_somewhere():
     facts = _facts()
     assert check_label(_req("nav", "About", "nav"), facts).status == "pass"
     dead = check_label(_req("nav", "Workshops", "nav"), facts)
-    assert dead.status == "fail" and "leads nowhere" in dead.message
+    assert dead.status == "pass" and dead.evidence["dead"] is True
+    targets = nav_targets([], [check_label(_req("nav", "About", "nav"), facts), dead])
+    assert targets.status == "fail" and "“Workshops” lead nowhere (#top)" in targets.message
     missing = check_label(_req("nav", "Speakers", "nav"), facts)
     assert missing.status == "fail" and "missing" in missing.message
     stray = check_copy(_req("copy", "CREATIVE CAMP"), facts)

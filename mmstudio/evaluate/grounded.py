@@ -19,9 +19,11 @@ from mmstudio.report import RequirementResult
 
 from .findings import Findings
 
-#: largest Hamming distance (of 64 bits) between two difference hashes that a visitor reads as
-#: "the same picture twice"
-DUPLICATE_BITS = 6
+#: largest Hamming distances between two pictures' hashes that a visitor reads as "the same
+#: picture twice": of the 64-bit difference hash (structure), or of the 256-bit average hash
+#: (layout of light and dark: the same composition in other colours)
+DUPLICATE_BITS = 12
+LAYOUT_BITS = 40
 
 
 def code_of(result: RequirementResult) -> str:
@@ -56,24 +58,37 @@ def add_requirement_issues(results: list[RequirementResult], found: Findings) ->
             issue.evidence["target"] = result.element
 
 
-def dhash(path: Path) -> int | None:
-    """A 64-bit difference hash of the picture at ``path`` (None when unreadable)."""
+def hashes(path: Path) -> tuple[int, int] | None:
+    """(64-bit difference hash, 256-bit average hash) of the picture at ``path``; None when
+    it cannot be read."""
     try:
         with Image.open(path) as image:
-            small = image.convert("L").resize((9, 8), Image.Resampling.LANCZOS)
-            pixels = small.tobytes()
+            grey = image.convert("L")
+            small = grey.resize((9, 8), Image.Resampling.LANCZOS).tobytes()
+            grid = grey.resize((16, 16), Image.Resampling.LANCZOS).tobytes()
     except (OSError, UnidentifiedImageError, ValueError):
         return None
-    bits = 0
+    diff = 0
     for row in range(8):
         for col in range(8):
-            bits = (bits << 1) | (pixels[row * 9 + col] > pixels[row * 9 + col + 1])
-    return bits
+            diff = (diff << 1) | (small[row * 9 + col] > small[row * 9 + col + 1])
+    mean = sum(grid) / len(grid)
+    average = sum(1 << i for i, v in enumerate(grid) if v > mean)
+    return diff, average
+
+
+def _bits(a: int, b: int) -> int:
+    return bin(a ^ b).count("1")
+
+
+def near_duplicates(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two pictures' :func:`hashes` say "the same picture" to a visitor."""
+    return _bits(a[0], b[0]) <= DUPLICATE_BITS or _bits(a[1], b[1]) <= LAYOUT_BITS
 
 
 def check_duplicates(render: Render, found: Findings) -> None:
-    """Two visible pictures of the page that look the same (dHash distance ≤
-    :data:`DUPLICATE_BITS`) but are different slots: one issue per pair, on the second one."""
+    """Two visible pictures of the page that look the same (:func:`near_duplicates`) in
+    different slots: one issue per picture that repeats an earlier one, on the later one."""
     facts = render.facts
     if facts is None:
         return
@@ -85,19 +100,19 @@ def check_duplicates(render: Render, found: Findings) -> None:
         rel = relative(picture.src, site) if picture.src else ""
         if not rel or not (site / rel).is_file():
             continue
-        value = dhash(site / rel)
+        value = hashes(site / rel)
         if value is None:
             continue
         name = picture.owner or rel
         for other, other_name, other_rel in seen:
-            if other_rel != rel and bin(value ^ other).count("1") <= DUPLICATE_BITS:
+            if other_rel != rel and near_duplicates(value, other):
                 element = picture.owner if picture.owner in found.elements else None
                 found.add(
                     "duplicate-image",
                     f"{name} looks the same as {other_name}: a visitor sees one picture twice.",
                     element,
                     pair=[other_name, name],
-                    distance=bin(value ^ other).count("1"),
+                    bits=[_bits(value[0], other[0]), _bits(value[1], other[1])],
                 )
                 break
         seen.append((value, name, rel))

@@ -268,6 +268,12 @@ async ({ maxBlocks, maxText, scrollTo }) => {
         xAxis: option ? axis(option.xAxis) : [], yAxis: option ? axis(option.yAxis) : [],
         legend: option && option.legend ? (Array.isArray(option.legend) ? option.legend : [option.legend]).filter((l) => l.show !== false).length : 0,
         title: option && option.title ? (Array.isArray(option.title) ? option.title : [option.title]).map((t) => t.text || '').join(' ') : '',
+        labels: option ? [
+          ...(option.radar || []).flatMap((r) => (r.indicator || []).map((i) => i.name || '')),
+          ...(option.legend || []).flatMap((l) => (l.data || []).map((d) => (typeof d === 'string' ? d : (d && d.name) || ''))),
+          ...[...(option.xAxis || []), ...(option.yAxis || [])].map((a) => a.name || ''),
+          ...(option.series || []).flatMap((s) => (s.type === 'gauge' && s.detail && s.detail.formatter && typeof s.detail.formatter === 'string') ? [s.detail.formatter] : []),
+        ].filter(Boolean).slice(0, 200) : [],
         dataset: option && option.dataset ? (Array.isArray(option.dataset) ? option.dataset : [option.dataset]).map((d) => (d.source || []).slice(0, 200)) : [],
       });
     }

@@ -136,10 +136,12 @@ class ChartFact(_Probe):
     legend: int = 0
     title: str = ""
     dataset: list[Any] = Field(default_factory=list)
+    labels: list[str] = Field(default_factory=list)  # radar indicators, legend entries, axis names
 
     def texts(self) -> list[str]:
         """The words the chart draws: title, series and legend names, category labels."""
         out = [self.title] if self.title else []
+        out += self.labels
         out += [str(s.name) for s in self.series if s.name]
         for axis in (*self.x_axis, *self.y_axis):
             out += [str(d) for d in axis.data if isinstance(d, str | int | float)]

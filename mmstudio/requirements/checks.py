@@ -41,7 +41,9 @@ def check_all(reqs: list[Requirement], facts: PageFacts | None) -> list[Requirem
             results.append(order)
         else:
             results.append(_one(req, facts))
-    return results + ([order] if order.status != "unchecked" and order.id not in by_id else [])
+    extra = [order] if order.status != "unchecked" and order.id not in by_id else []
+    targets = nav_targets(reqs, results)
+    return results + extra + ([targets] if targets.status != "unchecked" else [])
 
 
 def _one(req: Requirement, facts: PageFacts) -> RequirementResult:
@@ -109,18 +111,35 @@ def check_label(req: Requirement, facts: PageFacts) -> RequirementResult:
 
 
 def _nav_target(req: Requirement, link, facts: PageFacts) -> RequirementResult:
-    """A nav link passes when it leads somewhere: another page, or a section id on this one
-    (not ``#``, ``#top`` or an id the page lacks) — the logo's home link excepted."""
-    where = link.owner or link.section
+    """A nav link is there: it passes, and its evidence says whether it leads somewhere —
+    another page, or a section id on this one (not ``#``, ``#top`` or a missing id)."""
     href = (link.href or "").strip()
-    home = fold(req.label) in ("home", "start", "top")
-    if not href.startswith("#") or home:
-        return RequirementResult.of(req, "pass", f"a link to {href or 'itself'}", element=where)
-    target = href[1:]
-    if target and target != "top" and target in facts.anchors:
-        return RequirementResult.of(req, "pass", f"a link to {href}", element=where)
-    msg = f"the nav link “{link.text}” leads nowhere ({href or 'no target'})"
-    return RequirementResult.of(req, "fail", msg, element=where, href=href)
+    target = href[1:] if href.startswith("#") else None
+    dead = target is not None and (not target or target == "top" or target not in facts.anchors)
+    if fold(req.label) in ("home", "start", "top"):
+        dead = False
+    where = link.owner or link.section
+    return RequirementResult.of(req, "pass", f"a link to {href or 'itself'}", element=where,
+                                href=href, dead=dead or None)  # fmt: skip
+
+
+def nav_targets(reqs: list[Requirement], results: list[RequirementResult]) -> RequirementResult:
+    """One result for the whole navigation: the brief's nav links lead to their sections."""
+    navs = [r for r in results if r.kind == "nav" and r.status == "pass"]
+    first = next((q for q in reqs if q.kind == "nav"), None)
+    base = Requirement(
+        id="prompt-nav-targets", kind="nav", key="nav targets",
+        text="Nav links lead to their sections", span=first.span if first else Span(),
+        severity="major",
+    )  # fmt: skip
+    if not navs:
+        return RequirementResult.of(base, "unchecked", "no nav link to follow")
+    dead = [r.key for r in navs if r.evidence.get("dead")]
+    if not dead:
+        return RequirementResult.of(base, "pass", f"{len(navs)} links lead somewhere")
+    hrefs = sorted({str(r.evidence.get("href")) for r in navs if r.evidence.get("dead")})
+    msg = f"{', '.join(f'“{d}”' for d in dead[:6])} lead nowhere ({', '.join(hrefs)})"
+    return RequirementResult.of(base, "fail", msg, dead=dead, element=navs[0].element)
 
 
 def _stray_punctuation(label: str, facts: PageFacts) -> str | None:

@@ -130,8 +130,12 @@ def colour_check(req: Requirement, facts: PageFacts) -> RequirementResult:
         return RequirementResult.of(req, "fail", f"nothing on the page plays {req.role}")
     scored = sorted((delta_e(want, c), c, where) for c, where in candidates)
     best, colour, where = scored[0]
+    name = req.values[0] if req.values and req.values[0] else None
     if best <= CLOSE:
-        return RequirementResult.of(req, "pass", f"{where} {_hex(colour)}", delta_e=round(best, 1))
+        msg = f"{where} {_hex(colour)}"
+        return RequirementResult.of(req, "pass", msg, delta_e=round(best, 1), name=name)
     role = {"cta": "buttons", "any": "the page"}.get(req.role, f"the {req.role}")
     msg = f"{req.label} is not used for {role}; the nearest is {_hex(colour)} ({where})"
-    return RequirementResult.of(req, "fail", msg, nearest=_hex(colour), delta_e=round(best, 1))
+    return RequirementResult.of(
+        req, "fail", msg, nearest=_hex(colour), delta_e=round(best, 1), name=name
+    )

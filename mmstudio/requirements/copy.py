@@ -39,6 +39,7 @@ _IN_IMAGE = re.compile(
     r"|graphics?|figures?|signs?|banners? in the|screens?|t-shirts?|mugs?)\b[^.]*$",
     re.I,
 )
+_FOOTER = re.compile(r"\bfooter\b(?![^.]*\b(?:header|top)\b)[^.]*$", re.I)
 _JOIN = re.compile(r"^[\s,;/]*(?:(?:and|or|&|then)\s+)?[\s,]*$", re.I)
 _TITLE_BEFORE = re.compile(r"(?:titled|called|named|title)\s*$", re.I)
 MAX_LABEL_WORDS = 5
@@ -87,20 +88,22 @@ def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
         for inner, start, end in run:
             req = _one(text, inner, start, end, role, source)
             if req is not None:
-                found.setdefault((req.kind, req.role, req.key.casefold()), req)
+                found.setdefault((req.kind, req.key.casefold()), req)
     return list(found.values())
 
 
 def _one(text, inner, start, end, role, source) -> Requirement | None:
     label = strip_label(inner)
-    if not any(c.isalnum() for c in label) or _scare_quote(label) or len(label) > 300:
-        return None
+    if sum(c.isalnum() for c in label) < 2 or _scare_quote(label) or len(label) > 300:
+        return None  # "W", "1", "·": a mark, a step number, a separator — no copy to check
     if label.casefold() in {f.casefold() for f in font_names()}:
         return None  # a typeface named in quotes: the font pass reads it
     if role == "tag" and inner.rstrip().endswith((".", "!", "?")) and len(label.split()) > 3:
         role = "copy"  # a sentence, not a tag: its own full stop belongs to it
     short = len(label.split()) <= MAX_LABEL_WORDS and len(label) <= 40
     where = span(text, max(0, start - 1), end + 1, source)
+    if role == "nav" and short and _FOOTER.search(text[max(0, start - 200) : start]):
+        role = "copy"  # footer link lists: the words must show, a prototype may not link them
     if role == "nav" and short:
         return Requirement(
             id="",

@@ -74,7 +74,7 @@ def _cached(text: str, source: str) -> tuple[Requirement, ...]:
         except Exception as exc:  # a bug in one pass must not cost the others
             name = getattr(extract_pass, "__name__", "pass")
             raise ExtractionError(f"{name} failed: {type(exc).__name__}: {exc}") from exc
-    found = _drop_prohibited(found)
+    found = _drop_covered(_drop_prohibited(found))
     counters: dict[str, int] = {}
     prefix = re.sub(r"[^a-z0-9]", "", source.lower())[:12] or "req"
     for req in found:
@@ -82,6 +82,16 @@ def _cached(text: str, source: str) -> tuple[Requirement, ...]:
         req.id = f"{prefix}-{req.kind}-{counters[req.kind]}"
     log.debug("%d requirements in %.3f s", len(found), time.perf_counter() - started)
     return tuple(found)
+
+
+def _drop_covered(found: list[Requirement]) -> list[Requirement]:
+    """Quoted copy that is a chart's title or a dataset's label is checked by the chart or
+    data check (drawn in a canvas, it is no page text): one requirement, not two."""
+    covered = {
+        v.casefold() for r in found if r.kind == "chart" or r.checker == "data"
+        for v in (r.label, r.key, *r.values) if v
+    }  # fmt: skip
+    return [r for r in found if not (r.kind == "copy" and r.key.casefold() in covered)]
 
 
 def _drop_prohibited(found: list[Requirement]) -> list[Requirement]:

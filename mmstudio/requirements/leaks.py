@@ -66,7 +66,7 @@ def extract_notes(text: str, source: str = "prompt") -> list[Requirement]:
         key="stray words",
         role="stray",
         label=loose(without_quotes(text)),
-        values=[loose(q) for q, _, _ in quotes(text)],
+        values=[loose(q) for q, _, _ in quotes(text) if len(q.split()) > 1 or not q[:1].islower()],
         text="No stray words of the brief printed as labels",
         span=span(text, 0, min(len(text), 120), source),
         severity="major",
@@ -93,13 +93,13 @@ def stray_words(req: Requirement, facts: PageFacts) -> list[str]:
     """Short all-lower-case lines (1–3 words) that are words of the brief's prose and no quoted
     copy: a design note's noun printed as a chip or a paragraph of its own."""
     prose_text = f" {req.label} "
-    quoted = " ".join(req.values)
+    quoted = f" {' | '.join(req.values)} "
     found = []
     for block in facts.blocks:
         text = loose(block.text)
         if block.link or not _LOWER_WORDS.match(block.text.strip().rstrip(".,;:")):
             continue
-        if f" {text} " in prose_text and text not in quoted and text not in found:
+        if f" {text} " in prose_text and f" {text} " not in quoted and text not in found:
             found.append(text)
     return found
 

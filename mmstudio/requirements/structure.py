@@ -15,6 +15,7 @@ from .text import quotes, sentence_bounds, span, vocabulary, without_quotes, wor
 _NEGATION = re.compile(
     r"\b(?:no|without|avoid(?:ing)?|never|not?\s+use|don'?t\s+use|do not (?:use|include|add)"
     r"|instead of|rather than|free of|must not (?:use|include)|excluding|exclude)\s+"
+    r"(?:[\w-]+\s+(?:or|nor|and)\s+)?"  # "no animations or videos"
     r"(?:any\s+|an?\s+|the\s+|heavy\s+|harsh\s+|background\s+|stock\s+|real\s+)*$",
     re.I,
 )
@@ -127,7 +128,7 @@ def extract_media(text: str, source: str = "prompt") -> list[Requirement]:
                 severity="critical",
             )
         )
-    video = _first_positive(plain, vocabulary()["video_words"])
+    video = _first_positive(plain, vocabulary()["video_words"], vocabulary()["video_not_asset"])
     if video is not None:
         found.append(
             Requirement(
@@ -142,10 +143,20 @@ def extract_media(text: str, source: str = "prompt") -> list[Requirement]:
     return found
 
 
-def _first_positive(plain: str, words: list[str]) -> re.Match[str] | None:
+def _first_positive(
+    plain: str, words: list[str], not_before: list[str] = ()
+) -> re.Match[str] | None:
+    """The first mention of ``words`` that is no negation and is not followed by one of
+    ``not_before`` ("video streaming platform" asks for no video)."""
+    after = words_pattern(list(not_before)) if not_before else None
     for m in words_pattern(words).finditer(plain):
-        if not negated(plain, m.start()):
-            return m
+        if negated(plain, m.start()):
+            continue
+        if after is not None and after.match(plain, m.end() + 1):
+            continue
+        if plain[m.start() : m.end() + 12].lower().startswith("table of contents"):
+            continue
+        return m
     return None
 
 

@@ -21,6 +21,22 @@ def hex6(value: str) -> str:
 _RANK = {"cta": 0, "background": 1, "text": 2, "accent": 3, "any": 4}  # most specific first
 
 
+def _neutral(colour: str) -> bool:
+    from .colour import NEUTRAL_CHROMA, chroma, rgb
+
+    return chroma(rgb(colour)) < NEUTRAL_CHROMA * 0.7
+
+
+_NAME = re.compile(r"([a-z][a-z -]{2,30}?)\s*\(?\s*$", re.I)
+
+
+def _name_before(text: str, at: int) -> str:
+    """The colour's name as the brief writes it: "bubblegum pink (#FF66A3)" → bubblegum pink."""
+    m = _NAME.search(text[max(0, at - 32) : at])
+    words = m.group(1).split()[-2:] if m else []
+    return " ".join(w for w in words if w.lower() not in ("a", "an", "the", "in", "of", "is"))
+
+
 def _named_colours(text: str) -> list[str]:
     """Hex values of the colour names the brief uses ("tangerine", "mint", "navy")."""
     names = vocabulary()["colour_names"]
@@ -47,6 +63,8 @@ def extract_palette(text: str, source: str = "prompt") -> list[Requirement]:
     for m in HEX.finditer(text):
         colour = hex6(m.group())
         role = _colour_role(text, m.start())
+        if role != "background" and _neutral(colour):
+            continue  # greys and near-whites: no designer checks a #777 caption against #888
         if colour in seen and _RANK[seen[colour].role] <= _RANK[role]:
             continue
         seen[colour] = Requirement(
@@ -56,6 +74,7 @@ def extract_palette(text: str, source: str = "prompt") -> list[Requirement]:
             label=colour,
             role=role,
             text=f"Colour {colour}" + (f" as {role}" if role != "any" else " on the page"),
+            values=[_name_before(text, m.start())],
             span=span(text, max(0, m.start() - 50), m.end(), source),
             severity="major" if role in ("background", "cta") else "minor",
         )
