@@ -84,7 +84,12 @@ class IssuesPanel(QWidget):
         score = next((e.score for e in report.elements if e.id == element_id), None)
         scored = "" if score is None else f" · score {score:.2f}"
         mark = " · ⚑ flagged" if flagged else ""
-        self.heading.setText(f"{name}{scored} · {len(issues)} issue(s){mark}")
+        brief = ""
+        if element_id is None and report.requirement_share is not None:
+            checked = [r for r in report.requirements if r.status != "unchecked"]
+            passed = sum(r.status == "pass" for r in checked)
+            brief = f" · brief {passed}/{len(checked)} met"
+        self.heading.setText(f"{name}{scored} · {len(issues)} issue(s){brief}{mark}")
         if not issues:
             empty = QListWidgetItem(f"No issues for {name} in the latest evaluation")
             empty.setFlags(Qt.ItemFlag.NoItemFlags)
@@ -94,6 +99,9 @@ class IssuesPanel(QWidget):
                 f"[{_LEVEL_MARK[issue.level]} · {issue.severity} · {issue.dimension} · "
                 f"{issue.source}]\n{issue.message}"
             )
+            asked = issue.evidence.get("span") if isinstance(issue.evidence, dict) else None
+            if issue.source == "requirement" and asked:
+                text += f"\nThe brief: “{str(asked).strip('“”')}”"
             item = QListWidgetItem(text)
             crop = issue.evidence.get("crop") if isinstance(issue.evidence, dict) else None
             if crop:

@@ -181,15 +181,29 @@ def _dark(hex_colour: str) -> bool:
     return colour.lightnessF() < 0.5
 
 
+def _brief_tip(report: Report) -> str:
+    """What the brief pill means, in words."""
+    checked = [r for r in report.requirements if r.status != "unchecked"]
+    if not report.requirements:
+        return "no brief: the page was not checked against a prompt"
+    passed = sum(r.status == "pass" for r in checked)
+    unchecked = len(report.requirements) - len(checked)
+    return (
+        f"the brief: {passed} of {len(checked)} checked requirements met; "
+        f"{unchecked} could not be checked"
+    )
+
+
 class BadgeBar(QWidget):
-    """Page-level pills: overall and the six dimensions (grey when absent or not evaluated)."""
+    """Page-level pills: overall, the six dimensions and the brief (the share of the brief's
+    checked requirements the page meets); grey when absent or not evaluated."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         self.pills: dict[str, QLabel] = {}
-        for name in ("overall", *DIMENSIONS):
+        for name in ("overall", *DIMENSIONS, "brief"):
             pill = QLabel(self)
             pill.setObjectName("badge")
             self.pills[name] = pill
@@ -199,10 +213,14 @@ class BadgeBar(QWidget):
 
     def show_report(self, report: Report | None) -> None:
         scores = report.scores.model_dump() if report else {}
+        scores["brief"] = report.requirement_share if report else None
         for name, pill in self.pills.items():
             value = scores.get(name)
             pill.setText(f"{name} {'–' if value is None else format(value, '.2f')}")
-            pill.setToolTip("not evaluated" if value is None else f"{name}: {value:.2f} (0–1)")
+            tip = "not evaluated" if value is None else f"{name}: {value:.2f} (0–1)"
+            if name == "brief" and report is not None:
+                tip = _brief_tip(report)
+            pill.setToolTip(tip)
             pill.setStyleSheet(
                 f"background:{badge_colour(value).name()}; color:white; border-radius:9px;"
                 "padding:2px 10px; font-weight:600;"

@@ -35,6 +35,8 @@ class Target:
 def _fixable(issue: Issue, level: str) -> bool:
     if level == "global" and issue.source == "judge" and "spacing" in issue.message.lower():
         return True
+    if issue.source == "requirement":
+        return level == "global" and requirement_rules.fixable(issue)
     return issue.code in CODES_BY_LEVEL[level]
 
 

@@ -88,9 +88,23 @@ def _add_nav_link(html: str, label: str) -> str:
     return html[:at] + link + html[at:]
 
 
+def fixable(issue: Issue) -> bool:
+    """Whether one of these rules can act on ``issue`` (so a refine with nothing to try
+    says so instead of starting a job)."""
+    if issue.source != "requirement" or issue.code not in CODES:
+        return False
+    if issue.code == "req-layout":
+        return "scrolls away" in issue.message
+    if issue.code == "req-palette":
+        return bool(issue.evidence.get("off")) and _button_colour(issue) is not None
+    if issue.code == "req-nav":
+        return "missing" in issue.message and _label(issue) is not None
+    return "stray punctuation" in issue.message and bool(issue.evidence.get("closest"))
+
+
 def propose(inp: RefineInput) -> list[Change]:
     """One Change per kind of requirement issue these rules can mend."""
-    issues = [i for i in inp.issues if i.source == "requirement" and i.code in CODES]
+    issues = [i for i in inp.issues if fixable(i)]
     changes = []
     css = [c for c in (_css(i, inp.html) for i in issues) if c]
     if css:

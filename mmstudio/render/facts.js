@@ -240,6 +240,18 @@ async ({ maxBlocks, maxText, scrollTo }) => {
     counter: named(['counter', 'kpi', 'stat']),
     accordion: count('details, [aria-expanded]'), carousel: named(['carousel', 'slider', 'swiper']),
     modal: count('dialog, [role="dialog"]'),
+    // charts drawn without ECharts (canvas, a large svg): a chart check can only say "unchecked"
+    graphics: [...document.querySelectorAll('canvas, svg')].filter((g) => {
+      if (!shown(g) || g.closest('[_echarts_instance_]')) return false;
+      const r = g.getBoundingClientRect();
+      if (r.width < 100 || r.height < 60) return false;
+      return g.tagName === 'CANVAS' || g.querySelectorAll('path, rect, circle').length > 20;
+    }).slice(0, 40).map((g) => {
+      const sec = g.closest('section, [data-mm-section], figure, div');
+      const h = sec ? sec.querySelector('h1, h2, h3, h4, figcaption') : null;
+      return { kind: g.tagName.toLowerCase(), owner: ownerOf(g), section: sectionOf(g), rect: box(g.getBoundingClientRect()),
+        label: g.getAttribute('aria-label') || (h ? norm(h.innerText).slice(0, 120) : '') };
+    }),
   };
 
   // charts: read the live ECharts instances of the page and its same-origin frames

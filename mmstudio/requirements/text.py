@@ -40,7 +40,13 @@ def strip_label(text: str) -> str:
 
 
 def span(text: str, start: int, end: int, source: str = "prompt") -> Span:
-    """A :class:`Span` over ``text[start:end]`` with an excerpt of at most ~160 characters."""
+    """A :class:`Span` over ``text[start:end]`` with an excerpt of at most ~160 characters;
+    an end that falls inside a word moves out to the word's edge (a designer reads words)."""
+    start, end = max(0, start), min(len(text), end)
+    while 0 < start < len(text) and text[start - 1].isalnum() and text[start].isalnum():
+        start -= 1
+    while 0 < end < len(text) and text[end - 1].isalnum() and text[end].isalnum():
+        end += 1
     excerpt = text[start:end]
     if len(excerpt) > 160:
         excerpt = excerpt[:157] + "…"

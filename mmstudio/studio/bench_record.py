@@ -65,6 +65,29 @@ def issues_by_code(report: Report | None) -> dict[str, int]:
     return dict(sorted(codes.items()))
 
 
+def requirements_of(report: Report | None) -> dict[str, Any] | None:
+    """The brief's requirements on one report: passed / checked / unchecked, the pass share
+    (0–1, None when nothing was checked) and per kind ``[passed, checked]``; None when the
+    report has no requirements (no brief, or not evaluated)."""
+    if report is None or not report.requirements:
+        return None
+    by_kind: dict[str, list[int]] = {}
+    for req in report.requirements:
+        row = by_kind.setdefault(req.kind, [0, 0])
+        if req.status != "unchecked":
+            row[1] += 1
+            row[0] += req.status == "pass"
+    checked = sum(r[1] for r in by_kind.values())
+    return {
+        "share": report.requirement_share,
+        "passed": sum(r[0] for r in by_kind.values()),
+        "checked": checked,
+        "unchecked": len(report.requirements) - checked,
+        "by_kind": dict(sorted(by_kind.items())),
+        "failed": [r.text for r in report.requirements if r.status == "fail"][:40],
+    }
+
+
 def stage_seconds(timings: dict[str, float], kinds: dict[str, str], before: Report | None) -> dict:
     """Seconds per stage from ``new_project`` timings: asset stages are summed per kind
     (``kinds`` maps element id → image|video|chart; parallel work, so they can add up to more
@@ -146,6 +169,8 @@ def success_record(row: dict, made: NewProject, seconds: float) -> dict[str, Any
         "scores_after": scores_of(after),
         "issues_before": issues_by_code(before),
         "issues_after": issues_by_code(after),
+        "requirements_before": requirements_of(before),
+        "requirements_after": requirements_of(after),
         "render_failed": any(i.code == "render-failed" for i in (after.issues if after else [])),
         "reflection": reflection_brief(made.reflection),
         "fidelity": fidelity_of(row["prompt"], made.project),

@@ -190,6 +190,28 @@ def _issues_md(s: dict) -> list[str]:
     return [*lines, ""]
 
 
+def _requirements_md(s: dict) -> list[str]:
+    r = s.get("requirements")
+    if not r:
+        return ["## Requirements of the brief", "", "No page had requirements checked.", ""]
+    b, a = r["share"]["before"], r["share"]["after"]
+    unchecked = r["unchecked_share"]
+    lines = [
+        "## Requirements of the brief (pass share of the checked ones, 0–1)", "",
+        f"Per page: median **{_num(b['median'])}** before reflection → **{_num(a['median'])}** "
+        f"after (min {_num(a['min'])}, max {_num(a['max'])}); unchecked "
+        f"{'–' if unchecked is None else f'{unchecked:.0%}'} of all requirements.", "",
+        "| kind | passed | checked | share |", "|---|---|---|---|",
+    ]  # fmt: skip
+    for kind, row in r["by_kind"].items():
+        lines.append(f"| {kind} | {row['passed']} | {row['checked']} | {_num(row['share'])} |")
+    lines += ["", "| page | before | after | checked | unchecked |", "|---|---|---|---|---|"]
+    for page in r["pages"]:
+        lines.append(f"| {page['id']} | {_num(page['before'])} | {_num(page['after'])} | "
+                     f"{page['checked']} | {page['unchecked']} |")  # fmt: skip
+    return [*lines, ""]
+
+
 def _fidelity_md(s: dict) -> list[str]:
     f = s["fidelity"]
     lines = [
@@ -256,7 +278,16 @@ def _figures_md(figures: dict[str, str]) -> list[str]:
 
 def render_markdown(summary: dict, figures: dict[str, str]) -> str:
     """The text of ``summary.md``."""
-    writers = (_header, _scores_md, _issues_md, _fidelity_md, _stages_md, _usage_md, _failures_md)
+    writers = (
+        _header,
+        _scores_md,
+        _requirements_md,
+        _issues_md,
+        _fidelity_md,
+        _stages_md,
+        _usage_md,
+        _failures_md,
+    )
     parts = [*(write(summary) for write in writers), _figures_md(figures)]
     return "\n".join(line for part in parts for line in part).rstrip() + "\n"
 

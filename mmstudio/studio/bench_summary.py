@@ -10,6 +10,9 @@ Shape of :func:`summarise` (seconds, 0–1 scores and shares)::
      issues: {code: {before, after, pages_before, pages_after}}, issues_total: {before, after},
      reflection: {improved, worse, unchanged, accepted, reverted, rounds_median} | None,
      fidelity: {quoted: stats, hex: stats, below: [{id, quoted, hex}]},
+     requirements: {share: {before: stats, after: stats}, unchecked_share: float | None,
+                    by_kind: {kind: {passed, checked, share}},
+                    pages: [{id, before, after, checked, unchecked}]} | None,
      stages: {stage: {median, max, n}},
      usage: {calls, input_tokens, output_tokens, images, video_seconds, cost_usd, unpriced,
              cost_median_usd} | None}
@@ -112,6 +115,42 @@ def fidelity_table(records: list[dict]) -> dict[str, Any]:
     }
 
 
+def requirement_table(records: list[dict]) -> dict[str, Any] | None:
+    """The brief's requirements over the pages: pass share per page (before and after
+    reflection), per kind (after), and the share left unchecked; None when no page had any."""
+    rows = [r for r in records if r.get("requirements_after")]
+    if not rows:
+        return None
+    by_kind: dict[str, dict[str, Any]] = {}
+    for record in rows:
+        for kind, (passed, checked) in record["requirements_after"]["by_kind"].items():
+            row = by_kind.setdefault(kind, {"passed": 0, "checked": 0})
+            row["passed"] += passed
+            row["checked"] += checked
+    for row in by_kind.values():
+        row["share"] = round(row["passed"] / row["checked"], 4) if row["checked"] else None
+    checked = sum(r["requirements_after"]["checked"] for r in rows)
+    unchecked = sum(r["requirements_after"]["unchecked"] for r in rows)
+    return {
+        "share": {
+            "before": stats([(r.get("requirements_before") or {}).get("share") for r in rows]),
+            "after": stats([r["requirements_after"]["share"] for r in rows]),
+        },
+        "unchecked_share": round(unchecked / (checked + unchecked), 4) if checked else None,
+        "by_kind": dict(sorted(by_kind.items())),
+        "pages": [
+            {
+                "id": r["id"],
+                "before": (r.get("requirements_before") or {}).get("share"),
+                "after": r["requirements_after"]["share"],
+                "checked": r["requirements_after"]["checked"],
+                "unchecked": r["requirements_after"]["unchecked"],
+            }
+            for r in rows
+        ],
+    }
+
+
 def stage_table(records: list[dict]) -> dict[str, dict]:
     """Per stage (and ``total``): median and max seconds over the prompts that had it."""
     table = {}
@@ -163,6 +202,7 @@ def summarise(records: list[dict], options: Any, source: str = "") -> dict[str, 
         },
         "reflection": reflection_table(ok),
         "fidelity": fidelity_table(ok),
+        "requirements": requirement_table(ok),
         "stages": stage_table(ok),
         "usage": usage_table(ok),
     }
