@@ -71,13 +71,24 @@ def norm_key(value: object) -> str:
     return key.removesuffix("s") if key.endswith(("columns", "cards")) else key
 
 
+#: kinds the labels did not have: a reviewer files a pooled card as "other" or "layout"
+FINDING_FAMILIES = {"pairing": ("other", "layout")}
+
+
 def family(kind: str) -> str:
     return "text" if kind in TEXT_FAMILY else kind
 
 
+def same_family(defect_kind: str, finding_kind: str) -> bool:
+    """Whether a finding of ``finding_kind`` can stand for a defect of ``defect_kind``."""
+    if defect_kind in FINDING_FAMILIES.get(finding_kind, ()):
+        return True
+    return family(defect_kind) == family(finding_kind)
+
+
 def matches(defect: dict, finding: dict) -> bool:
     """Whether one finding stands for one labelled defect."""
-    if family(defect["kind"]) != family(finding["kind"]):
+    if not same_family(defect["kind"], finding["kind"]):
         return False
     if defect["kind"] in KEYLESS_KINDS:
         element = defect.get("element")
@@ -127,7 +138,7 @@ def findings_of(report: dict) -> list[dict]:
             keys = [req.get("key")] + [k for k in (item, evidence.get("closest")) if k]
             keys += [*(evidence.get("dead") or []), evidence.get("name") or ""]
             keys += [evidence.get("suggest") or ""] if evidence.get("off") else []
-            keys += [evidence.get("expected_type") or ""]
+            keys += [evidence.get("expected_type") or "", *(evidence.get("fields") or [])]
             keys = [k for k in keys if k]
             out.append(
                 {

@@ -30,6 +30,7 @@ RequirementKind = Literal[
     "prohibition",  # something the brief forbids (``role``: video, gradient, shadow, photo …)
     "leak",  # design notes / font names / hex codes that must not show up as page copy
     "behaviour",  # click / type → effect (checked by the functional machinery, or unchecked)
+    "pairing",  # two quoted fields of one item (plan ↔ price, question ↔ answer) in one box
 ]
 RequirementStatus = Literal["pass", "fail", "unchecked"]
 DIMENSIONS: tuple[Dimension, ...] = ("layout", "style", "aesthetics", "image", "video", "chart")

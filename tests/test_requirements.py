@@ -168,3 +168,31 @@ def test_a_failing_extractor_gives_a_notice_and_no_requirements(monkeypatch):
 def test_a_huge_brief_is_read_in_part_and_says_so(size):
     reqs, notices = asyncio.run(core.read_requirements("“Hello” " * (size // 8)))
     assert reqs and any("characters" in n for n in notices)
+
+
+FAQ_027 = (
+    "Below are four question-answer blocks. The first asks “How is this different from an "
+    "accelerator?” with the answer “There’s no equity, no mandatory schedule, and no demo day.” "
+    "The second asks “Can I switch plans later?” with the answer “Yes. You can upgrade or "
+    "downgrade at any time.” The headline reads “Level Up Your” then “Creative” in teal."
+)
+
+
+def test_fields_of_one_item_pair_up_and_siblings_do_not():
+    from mmstudio.requirements.pairs import extract_pairs
+
+    pairs = [r.values for r in extract_pairs(FAQ_027)]
+    assert ["Can I switch plans later?", "Yes. You can upgrade or downgrade at any time"] in pairs
+    assert not [p for p in pairs if "Creative" in p]  # fragments of one headline
+
+
+def test_pooled_fields_fail_and_a_card_passes():
+    from mmstudio.render.facts import PairFact
+    from mmstudio.requirements.pairs import check_pairing
+
+    req = Requirement(id="p", kind="pairing", key="Q", text="Q and A", values=["Q?", "A."])
+    pooled = PairFact(a="Q?", b="A.", found=[True, True], others=3, distance=560)
+    card = PairFact(a="Q?", b="A.", found=[True, True], others=0, distance=80)
+    assert check_pairing(req, _facts(pairs=[pooled])).status == "fail"
+    assert check_pairing(req, _facts(pairs=[card])).status == "pass"
+    assert check_pairing(req, _facts()).status == "unchecked"

@@ -21,6 +21,7 @@ from mmstudio.render import Render, get_renderer
 from mmstudio.render.model import MediaProbe
 from mmstudio.report import RenderInfo, Report, RequirementResult, Scores
 from mmstudio.requirements import ExtractionError, Requirement, check_all, extract, pass_share
+from mmstudio.requirements.pairs import pairs_of
 from mmstudio.requirements.text import MAX_TEXT
 
 from .assets import check_elements
@@ -88,15 +89,15 @@ async def evaluate(
     out = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="mmstudio-eval-"))
     if brief is None:
         brief = await asyncio.to_thread(find_brief, Path(site_dir))
-    reading = asyncio.ensure_future(read_requirements(brief))
-    try:
-        render = await get_renderer().render(
-            site_dir, page, viewport_width, out, extra_viewports=tuple(extra_viewports)
-        )
-    except BaseException:
-        reading.cancel()
-        raise
-    requirements, notices = await reading
+    requirements, notices = await read_requirements(brief)
+    render = await get_renderer().render(
+        site_dir,
+        page,
+        viewport_width,
+        out,
+        extra_viewports=tuple(extra_viewports),
+        pairs=pairs_of(requirements),
+    )
     t0 = time.perf_counter()
     html = await asyncio.to_thread(_read_page, Path(site_dir) / page)
     report = await asyncio.to_thread(

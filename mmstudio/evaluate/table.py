@@ -101,6 +101,7 @@ CHECKS: dict[str, Check] = {
     "req-prohibition": Check("style", "global", "major", 0.5),
     "req-leak": Check("layout", "global", "major", 0.3),
     "req-behaviour": Check("layout", "global", "major", 0.3),
+    "req-pairing": Check("layout", "global", "major", 0.2),
 }
 
 # Measured video grade: deduction per issue by severity (MM-WebAgent grades video 0–1).

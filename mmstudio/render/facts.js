@@ -3,7 +3,7 @@
 // colour alpha); alt/title text never counts. Coordinates are CSS px in page space.
 // Returns {text, blocks, sections, header, fonts, faces, styles, colours, widgets, pictures,
 // videos, charts, rows, empties}; see mmstudio/render/facts.py for the shapes.
-async ({ maxBlocks, maxText, scrollTo }) => {
+async ({ maxBlocks, maxText, scrollTo, pairs }) => {
   const sx = () => window.scrollX;
   const sy = () => window.scrollY;
   const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
@@ -322,7 +322,36 @@ async ({ maxBlocks, maxText, scrollTo }) => {
       kind: el.matches('[data-mm-section], section') ? 'section' : 'card', rect: box(r) });
   }
 
+  // pairs: where two texts of one item sit, and the smallest box holding both
+  const fold = (t) => norm(t).toLowerCase().replace(/[“”"'’.,;:!?]/g, '');
+  const folded = (pairs || []).length ? new Map([...candidates].map((el) => [el, fold(el.textContent || '')])) : new Map();
+  const locate = (want) => {
+    const w = fold(want);
+    if (!w) return null;
+    let best = null;
+    for (const [el, t] of folded) {
+      if (t.includes(w) && (!best || (best.contains(el) && best !== el))) best = el;
+    }
+    return best;
+  };
+  const landmark = (el) => !el || el === document.body || el.matches('body, main, html, [data-mm-section], section, header, footer');
+  const located = (pairs || []).map(([a, b]) => {
+    const ea = locate(a);
+    const eb = locate(b);
+    if (!ea || !eb) return { a, b, found: [!!ea, !!eb] };
+    let common = ea;
+    while (common && !common.contains(eb)) common = common.parentElement;
+    const inside = common ? fold(common.textContent || '') : '';
+    const others = (pairs || []).filter(([x]) => x !== a && fold(x) && inside.includes(fold(x))).length;
+    const ra = ea.getBoundingClientRect();
+    const rb = eb.getBoundingClientRect();
+    return { a, b, found: [true, true], selector: common ? sel(common) : '', landmark: landmark(common),
+      others, distance: Math.round(Math.hypot((ra.left + ra.right - rb.left - rb.right) / 2, (ra.top + ra.bottom - rb.top - rb.bottom) / 2)),
+      section: common ? sectionOf(common) : null };
+  });
+
   return {
+    pairs: located,
     text: textParts.join(' ').replace(/\s+/g, ' ').slice(0, maxText), blocks, sections, header, fonts, faces, available,
     anchors: [...document.querySelectorAll('[id]')].slice(0, 800).map((e) => e.id),
     styles, colours: colourList, pageBackground: pageBg && pageBg[3] > 0 ? pageBg : rootBg,

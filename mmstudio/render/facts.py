@@ -171,9 +171,25 @@ class EmptyFact(_Probe):
     rect: Box = Field(default_factory=Box)
 
 
+class PairFact(_Probe):
+    """Where two texts of one item sit: ``found`` for each, the smallest element holding both
+    (``landmark`` when that is a whole section or the page), how many other items' first
+    texts it also holds, and the distance (px) between the two texts' centres."""
+
+    a: str
+    b: str
+    found: list[bool] = Field(default_factory=list)
+    selector: str = ""
+    landmark: bool = False
+    others: int = 0
+    distance: float = 0
+    section: str | None = None
+
+
 class PageFacts(_Probe):
     """Everything one ``page.evaluate`` of ``facts.js`` returns."""
 
+    pairs: list[PairFact] = Field(default_factory=list)
     text: str = ""
     blocks: list[TextBlock] = Field(default_factory=list)
     sections: list[SectionFact] = Field(default_factory=list)

@@ -97,12 +97,14 @@ class Renderer:
         viewport_height: int = 800,
         extra_viewports: tuple[int, ...] = (),
         accessibility: bool = True,
+        pairs: tuple[tuple[str, str], ...] = (),
     ) -> Render:
         """Render ``site_dir/page`` at ``viewport_width`` × ``viewport_height`` px.
 
         Writes the full-page screenshot, a text-free screenshot (for contrast) and one crop per
         media element into ``out_dir`` (a temp dir when None); probes the page; measures horizontal
-        overflow at each of ``extra_viewports`` (px). Raises FileNotFoundError when the page does
+        overflow at each of ``extra_viewports`` (px); locates each of ``pairs`` (two texts that
+        belong to one item) in the page facts. Raises FileNotFoundError when the page does
         not exist; every other problem is returned in ``Render.failure``."""
         site_dir = Path(site_dir).resolve()
         if not (site_dir / page).is_file():
@@ -116,6 +118,7 @@ class Renderer:
             viewport={"width": viewport_width, "height": viewport_height},
         )
         job = _Job(self, result, site_dir, out, extra_viewports, accessibility)
+        job.pairs = [list(p) for p in pairs][:80]
         started = time.perf_counter()
         try:
             async with self._pool.slots:
@@ -142,6 +145,7 @@ class _Job:
         self.t = renderer.timeouts
         self.context = self.page = self.cdp = None
         self.sandbox = Sandbox(site_dir, result.url)
+        self.pairs: list[list[str]] = []
 
     async def run(self) -> None:
         await self._step("open", self._open)
@@ -231,7 +235,7 @@ class _Job:
     async def _facts(self) -> None:
         """What a visitor sees, for the requirement checks; a page whose facts cannot be read
         (a script holding the thread) still renders, its requirements then stay unchecked."""
-        args = {"maxBlocks": 1500, "maxText": 200_000, "scrollTo": 1200}
+        args = {"maxBlocks": 1500, "maxText": 200_000, "scrollTo": 1200, "pairs": self.pairs}
         try:
             raw = await self._guard("facts_probe", lambda: self.page.evaluate(FACTS_JS, args))
         except StepTimeout:

@@ -16,6 +16,7 @@ from mmstudio.render.facts import PageFacts
 from .colour import colour_check
 from .leaks import check_leak
 from .model import Requirement, RequirementResult, Span
+from .pairs import check_pairing
 from .text import fold, loose
 
 log = logging.getLogger(__name__)
@@ -390,4 +391,5 @@ CHECKS: dict[str, Check] = {
     "layout": check_layout,
     "prohibition": check_prohibition,
     "leak": check_leak,
+    "pairing": check_pairing,
 }

@@ -16,6 +16,7 @@ from functools import lru_cache
 from .copy import extract_copy
 from .leaks import extract_notes
 from .model import Requirement
+from .pairs import extract_pairs
 from .structure import (
     extract_layout,
     extract_media,
@@ -40,6 +41,7 @@ def _data_pass(text: str, source: str) -> list[Requirement]:
 PASSES: tuple[Pass, ...] = (
     extract_sections,
     extract_copy,
+    extract_pairs,
     extract_media,
     _data_pass,
     extract_widgets,

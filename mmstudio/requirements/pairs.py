@@ -1,0 +1,97 @@
+"""Pass and check: fields of one item that must stay together (plan ↔ price, question ↔ answer,
+speaker ↔ role, time ↔ session, card title ↔ its line).
+
+Two quoted strings of one sentence that are not items of one list ("“Solo” at “$19 / month”",
+"titled “Dawn Simulation” with a subtext: “Soft Awakening Flow”") describe one item. On the
+page the smallest box holding both must be that item's own box: when it is a whole section (or
+the page) that also holds other items' first fields, the fields were pooled into separate grids
+and the item is broken — a designer sees prices under the wrong plans.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from mmstudio.render.facts import PageFacts
+
+from .copy import _role, _runs
+from .model import Requirement, RequirementResult
+from .text import sentence_bounds, span, strip_label
+
+MAX_GAP = 160  # characters between the two fields in the brief
+ADJACENT_PX = 60  # centre to centre: a title straight above its line
+_SKIP_ROLES = ("nav", "button", "in-image")
+
+
+def extract_pairs(text: str, source: str = "prompt") -> list[Requirement]:
+    """One ``pairing`` requirement per pair of quoted fields of one item (ids ``pairing-N``)."""
+    found: list[Requirement] = []
+    taken: set[int] = set()  # a field is the second of one pair at most, never chained on
+    for first, second in itertools.pairwise(_runs(text)):
+        a, a_start, a_end = first[0]
+        b, b_start, b_end = second[0]
+        if len(first) > 1 or b_start - a_end > MAX_GAP or a_start in taken:
+            continue
+        _, end = sentence_bounds(text, a_start)
+        if b_start > end or _role(text, a_start - 1) in _SKIP_ROLES:
+            continue
+        if _role(text, b_start - 1) in _SKIP_ROLES:
+            continue
+        a, b = strip_label(a), strip_label(b)
+        if min(len(a), len(b)) < 2 or max(len(a), len(b)) > 200 or _alike(a, b):
+            continue
+        if re.search(r"\b(?:or|versus|vs\.?|instead of)\s*$", text[a_end + 1 : b_start - 1]):
+            continue
+        taken.add(b_start)
+        found.append(
+            Requirement(
+                id="",
+                kind="pairing",
+                key=a,
+                label=a,
+                values=[a, b],
+                text=f"“{_cut(a)}” and “{_cut(b)}” in one box",
+                span=span(text, a_start - 1, b_end + 1, source),
+                severity="major",
+            )
+        )
+    return found
+
+
+def _alike(a: str, b: str) -> bool:
+    """Two fields of the same sort are siblings, not one item's fields: fragments of one line
+    (“Creative”, “Superpowers”), two days (“Day 1: Play”, “Day 2: Build”), two labels."""
+    wa, wb = a.split(), b.split()
+    if a.casefold() == b.casefold() or (len(wa) <= 2 and len(wb) <= 2):
+        return True
+    if wa[0].casefold() == wb[0].casefold():
+        return True
+    return a.isupper() == b.isupper() and len(wa) <= 3 and len(wb) <= 3
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def pairs_of(reqs: list[Requirement]) -> tuple[tuple[str, str], ...]:
+    """The (first, second) texts the renderer locates for the pairing requirements."""
+    return tuple((r.values[0], r.values[1]) for r in reqs if r.kind == "pairing")
+
+
+def check_pairing(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """Fail when the two fields were pooled apart: the smallest box holding both also holds
+    the first fields of two or more other items (the titles of one grid, the prices of another),
+    unless the two sit right next to each other (≤ :data:`ADJACENT_PX` apart)."""
+    fact = next((p for p in facts.pairs if p.a == req.values[0] and p.b == req.values[1]), None)
+    if fact is None or not all(fact.found):
+        return RequirementResult.of(req, "unchecked", "one of the two texts is not on the page")
+    if fact.others >= 2 and fact.distance > ADJACENT_PX:
+        msg = (
+            f"“{_cut(req.values[0])}” and “{_cut(req.values[1])}” are not in one box: they sit "
+            f"{fact.distance:.0f} px apart among other items' fields"
+        )
+        return RequirementResult.of(
+            req, "fail", msg, element=fact.section, distance=fact.distance, fields=req.values
+        )
+    return RequirementResult.of(req, "pass", "together", element=fact.section)
