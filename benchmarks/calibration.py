@@ -72,7 +72,7 @@ def norm_key(value: object) -> str:
 
 
 #: kinds the labels did not have: a reviewer files a pooled card as "other" or "layout"
-FINDING_FAMILIES = {"pairing": ("other", "layout")}
+FINDING_FAMILIES = {"pairing": ("other", "layout"), "palette": ("other",)}
 
 
 def family(kind: str) -> str:
@@ -139,6 +139,7 @@ def findings_of(report: dict) -> list[dict]:
             keys += [*(evidence.get("dead") or []), evidence.get("name") or ""]
             keys += [evidence.get("suggest") or ""] if evidence.get("off") else []
             keys += [evidence.get("expected_type") or "", *(evidence.get("fields") or [])]
+            keys += list(evidence.get("labels") or [])
             keys = [k for k in keys if k]
             out.append(
                 {

@@ -196,3 +196,16 @@ def test_pooled_fields_fail_and_a_card_passes():
     assert check_pairing(req, _facts(pairs=[pooled])).status == "fail"
     assert check_pairing(req, _facts(pairs=[card])).status == "pass"
     assert check_pairing(req, _facts()).status == "unchecked"
+
+
+def test_element_colours_named_in_the_brief():
+    from mmstudio.requirements.element_colours import check_element_colour, same_family
+
+    reqs = [r for r in extract(BRIEF_001) if r.role.startswith("element-")]
+    by_label = {r.values[0]: r for r in reqs}
+    assert by_label["Sign In"].key == "pink" and by_label["About"].key == "white"
+    assert by_label["About"].values == ["About", "Workshops", "Speakers", "Tickets"]
+    assert same_family([255, 105, 180, 1], by_label["Sign In"].label)
+    assert not same_family([47, 111, 237, 1], by_label["Sign In"].label)  # a default blue
+    blue = _facts(blocks=[TextBlock(tag="a", text="Sign In", color=[47, 111, 237, 1])])
+    assert check_element_colour(by_label["Sign In"], blue).status == "fail"

@@ -124,6 +124,10 @@ def colour_check(req: Requirement, facts: PageFacts) -> RequirementResult:
     """Pass when some element that plays the role has the colour (ΔE ≤ :data:`CLOSE`)."""
     if req.role == "only":
         return palette_only(req, facts)
+    if req.role.startswith("element-"):
+        from .element_colours import check_element_colour
+
+        return check_element_colour(req, facts)
     want = rgb(req.label)
     candidates = _candidates(req.role or "any", facts)
     if not candidates:

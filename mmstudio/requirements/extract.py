@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from .copy import extract_copy
+from .element_colours import extract_element_colours
 from .leaks import extract_notes
 from .model import Requirement
 from .pairs import extract_pairs
@@ -46,6 +47,7 @@ PASSES: tuple[Pass, ...] = (
     _data_pass,
     extract_widgets,
     extract_palette,
+    extract_element_colours,
     extract_fonts,
     extract_layout,
     extract_prohibitions,

@@ -1,0 +1,124 @@
+"""Pass and check: the colour the brief gives a named element ("“Sign In” in pink", "four nav
+items in white", "a coral button “Join the Zine”").
+
+Colour words are read from the clause around a run of quotes (before it, up to
+:data:`BEFORE` characters; after it, up to :data:`AFTER`); "background", "filled", "button",
+"pill" near the word make it the element's fill, otherwise its text colour. On the page the
+element is the block whose whole text is the label; the colour passes when it belongs to the
+same family as the brief's word: white, black and grey by lightness, any other colour by hue
+(within :data:`HUE_DEG`) — a designer's name for a colour is a family, not a hex value.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from mmstudio.render.facts import PageFacts
+
+from .colour import chroma, lab, rgb
+from .copy import _runs
+from .model import Requirement, RequirementResult
+from .text import fold, span, strip_label, vocabulary, words_pattern
+
+BEFORE, AFTER = 60, 45
+HUE_DEG = 35.0
+_FILL = re.compile(r"\b(background|filled|fill|button|pill|badge|chip|capsule|tag)\b", re.I)
+_CUT = re.compile(r"[.;\n]|“|\"")
+_GREYS = ("grey", "gray", "light grey", "light gray", "dark grey", "dark gray")
+
+
+def _clause_after(text: str, end: int) -> str:
+    tail = text[end + 1 : end + 1 + AFTER]
+    m = _CUT.search(tail)
+    return tail[: m.start()] if m else tail
+
+
+def _clause_before(text: str, start: int) -> str:
+    head = text[max(0, start - 1 - BEFORE) : start - 1]
+    cut = max(head.rfind(". "), head.rfind("\n"), head.rfind("; "), head.rfind("”"))
+    return head[cut + 1 :] if cut >= 0 else head
+
+
+def extract_element_colours(text: str, source: str = "prompt") -> list[Requirement]:
+    """One requirement per run of quoted labels that the brief gives a colour by name."""
+    names = vocabulary()["colour_names"]
+    pattern = words_pattern(list(names))
+    found: list[Requirement] = []
+    for run in _runs(text):
+        labels = [strip_label(q) for q, *_ in run if len(strip_label(q).split()) <= 6]
+        if not labels:
+            continue
+        start, end = run[0][1], run[-1][2]
+        after = _clause_after(text, end)
+        before = _clause_before(text, start)
+        m = pattern.search(after) or _last(pattern, before)
+        if m is None:
+            continue
+        clause = after if m.string is after else before
+        word = m.group().lower()
+        fill = bool(_FILL.search(clause[max(0, m.start() - 25) : m.end() + 25]))
+        if not fill and word in _GREYS:
+            continue  # a grey caption in #666 or #888: no designer's demand, a shade
+        found.append(
+            Requirement(
+                id="",
+                kind="palette",
+                key=word,
+                label=names[word],
+                role="element-fill" if fill else "element-text",
+                values=labels,
+                text=f"“{labels[0]}”{' …' if len(labels) > 1 else ''} in {word}",
+                span=span(text, max(0, start - 1 - len(before)), end + 1 + len(after), source),
+                severity="minor",
+            )
+        )
+    return found
+
+
+def _last(pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
+    hits = list(pattern.finditer(clause))
+    return hits[-1] if hits else None
+
+
+def same_family(seen, named: str) -> bool:
+    """Whether the page colour ``seen`` (RGB 0–255) reads as the brief's named colour."""
+    want = rgb(named)
+    ls, a, b = lab(seen)
+    lw, aw, bw = lab(want)
+    if chroma(want) < 12:  # white, black, greys: lightness decides
+        if lw > 90:
+            return ls >= 88 and chroma(seen) < 14
+        if lw < 25:
+            return ls <= 30 and chroma(seen) < 20
+        return chroma(seen) < 14 and abs(ls - lw) <= 30
+    if chroma(seen) < 15:
+        return False
+    hue = abs(math.degrees(math.atan2(b, a)) - math.degrees(math.atan2(bw, aw))) % 360
+    return min(hue, 360 - hue) <= HUE_DEG
+
+
+def check_element_colour(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """Every block showing one of the labels has the named colour as its text or fill."""
+    fill = req.role == "element-fill"
+    wanted = {fold(v) for v in req.values}
+    blocks = [b for b in facts.blocks if fold(b.text) in wanted]
+    if not blocks:
+        return RequirementResult.of(req, "unchecked", "the labelled element is not on the page")
+    wrong = []
+    for block in blocks:
+        colour = block.background if fill else block.color
+        if fill and (colour is None or colour[3] < 0.3):
+            colour = facts.page_background  # an outline button shows the page through it
+        if colour is None:
+            continue
+        if not same_family(colour, req.label):
+            wrong.append((block.text, "#" + "".join(f"{round(v):02x}" for v in colour[:3])))
+    if not wrong:
+        return RequirementResult.of(req, "pass", f"{req.key} as asked", labels=req.values)
+    what = "filled" if fill else "set"
+    shown = ", ".join(f"“{t[:30]}” {c}" for t, c in wrong[:3])
+    msg = f"not {what} in {req.key}: {shown}"
+    return RequirementResult.of(
+        req, "fail", msg, seen=[c for _, c in wrong[:5]], labels=req.values[:8]
+    )
