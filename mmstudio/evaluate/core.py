@@ -12,6 +12,7 @@ import logging
 import re
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -27,7 +28,7 @@ from mmstudio.requirements.text import MAX_TEXT
 from .assets import check_elements
 from .colour import check_contrast, check_palette
 from .findings import Element, Findings, Kind
-from .grounded import add_requirement_issues, check_duplicates, check_empties
+from .grounded import add_requirement_issues, check_duplicates, check_empties, code_of
 from .page_checks import check_page, check_plan
 from .scoring import failed_scores, score
 
@@ -162,7 +163,8 @@ def build_report(
     if hidden:
         found.issues = [i for i in found.issues if i.element not in hidden]
         elements = {k: e for k, e in elements.items() if k not in hidden}
-    scores, rows = score(found.issues, elements)
+    checked = Counter(code_of(r) for r in results if r.status != "unchecked")
+    scores, rows = score(found.issues, elements, dict(checked))
     scores = _absent_media(scores, results)
     return Report(
         scores=scores,

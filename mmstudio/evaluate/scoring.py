@@ -24,9 +24,24 @@ def _penalty(issue: Issue) -> float:
     return row.penalty
 
 
-def weighted(issues: list[Issue], dimension: str) -> float:
-    """Layout/style: max(0, 1 − 0.5·Σp) over the issues of ``dimension`` (MM-WebAgent)."""
-    total = sum(_penalty(i) for i in issues if i.dimension == dimension)
+def weighted(issues: list[Issue], dimension: str, checked: dict[str, int] | None = None) -> float:
+    """Layout/style: max(0, 1 − 0.5·Σp) over the issues of ``dimension`` (MM-WebAgent).
+
+    Requirements of the brief come in dozens per page (every quoted line, every nav link), so
+    their p is read per check code: a missing critical element (a section, a widget, a video)
+    costs its full weight each, as in the paper; the others cost twice their weight times the
+    share of that code's checked requirements that failed (``checked``: code → how many were
+    checked) — one altered line of sixty is not a page-level mismatch, all sixty are."""
+    own = [i for i in issues if i.dimension == dimension]
+    total = sum(_penalty(i) for i in own if i.source != "requirement" or i.severity == "critical")
+    groups: dict[str, list[Issue]] = {}
+    for issue in own:
+        if issue.source == "requirement" and issue.severity != "critical":
+            groups.setdefault(issue.code, []).append(issue)
+    for code, failed in groups.items():
+        weight = 2 * max(_penalty(i) for i in failed)
+        share = len(failed) / max(len(failed), (checked or {}).get(code, len(failed)))
+        total += weight * share
     return round(max(0.0, 1.0 - 0.5 * total), 4)
 
 
@@ -64,8 +79,11 @@ def aesthetics(issues: list[Issue]) -> tuple[float, dict[str, float]]:
     return round(fmean(grades.values()), 4), grades
 
 
-def score(issues: list[Issue], elements: dict[str, Element]) -> tuple[Scores, list[ElementScore]]:
-    """Dimension scores (None where the page has no such element) and per-element scores."""
+def score(
+    issues: list[Issue], elements: dict[str, Element], checked: dict[str, int] | None = None
+) -> tuple[Scores, list[ElementScore]]:
+    """Dimension scores (None where the page has no such element) and per-element scores;
+    ``checked`` counts the brief's checked requirements per check code (see :func:`weighted`)."""
     rows = [
         ElementScore(
             id=e.id,
@@ -81,8 +99,8 @@ def score(issues: list[Issue], elements: dict[str, Element]) -> tuple[Scores, li
         by_kind.setdefault(row.kind, []).append(row.score or 0.0)
     value, _grades = aesthetics(issues)
     scores = Scores(
-        layout=weighted(issues, "layout"),
-        style=weighted(issues, "style"),
+        layout=weighted(issues, "layout", checked),
+        style=weighted(issues, "style", checked),
         aesthetics=value,
         **{kind: round(fmean(vals), 4) for kind, vals in by_kind.items()},
     )
