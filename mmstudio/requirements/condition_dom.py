@@ -20,14 +20,14 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 #: words that never name a page or feature on their own
-STOP = frozenset(
-    "a an the of and or to for in on at by with from into each every any all this that its it's"
-    " their your our my user users page pages section sections feature features area tool tools"
-    " system portal website site main full dedicated individual detailed new separate specific"
-    " homepage home view link button menu item items option".split()
-)
-_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-         "track", "wbr"}  # fmt: skip
+STOP = frozenset({
+    "a", "an", "the", "of", "and", "or", "to", "for", "in", "on", "at", "by", "with", "from",
+    "into", "each", "every", "any", "all", "this", "that", "its", "it's", "their", "your", "our",
+    "my", "user", "users", "page", "pages", "section", "sections", "feature", "features", "area",
+    "tool", "tools", "system", "portal", "website", "site", "main", "full", "dedicated",
+    "individual", "detailed", "new", "separate", "specific", "homepage", "home", "view", "link",
+    "button", "menu", "item", "items", "option",
+})  # fmt: skip
 _CAPTURE = {"a", "button", "label", "option", "title", "h1", "h2", "h3", "h4", "select",
             "textarea", "li", "summary"}  # fmt: skip
 _LOCATION = re.compile(r"""(?:window\.|document\.)?location(?:\.href)?\s*=\s*['"]([^'"]+)['"]""")
@@ -100,6 +100,17 @@ class PageDom:
     fields: list[Field] = field(default_factory=list)
     forms: int = 0
     scripts: str = ""  # inline scripts and the site's own script files
+    styles: str = ""  # inline style sheets and the site's own CSS files
+    images: list[str] = field(default_factory=list)  # the src of every <img>
+
+    def pinned(self) -> list[str]:
+        """Selectors the style sheets pin with ``position: sticky`` or ``fixed``."""
+        rules = re.finditer(r"([^{}]+)\{([^{}]*)\}", self.styles)
+        return [
+            m.group(1).strip()[-80:]
+            for m in rules
+            if re.search(r"position\s*:\s*(?:sticky|fixed)", m.group(2))
+        ]
 
     @property
     def options(self) -> list[str]:
@@ -121,7 +132,7 @@ class _Parser(HTMLParser):
         self.open: list[tuple[str, object, list[str]]] = []  # (tag, record, words)
         self.label_for: dict[str, str] = {}
         self.form = -1
-        self.script = False
+        self.script = ""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
@@ -130,29 +141,50 @@ class _Parser(HTMLParser):
         if a.get("id"):
             dom.ids.add(a["id"])
         dom.names += f" {a.get('id', '')} {a.get('class', '')}".lower()
+        if tag == "img":
+            dom.images.append(a.get("src", ""))
         if tag == "form":
             dom.forms += 1
             self.form = dom.forms - 1
-        self.script = tag == "script" and not a.get("src")
+        self.script = "script" if tag == "script" and not a.get("src") else ""
+        self.script = "style" if tag == "style" else self.script
         record: object = None
-        if tag == "a" or tag == "button" or (tag == "input" and a.get("type") in ("submit", "button")):
-            record = Control(tag, a.get("value", ""), a.get("href", ""), a.get("onclick", ""),
-                             a.get("id", ""), a.get("class", ""), a.get("type", ""), self.form)  # fmt: skip
+        if (
+            tag == "a"
+            or tag == "button"
+            or (tag == "input" and a.get("type") in ("submit", "button"))
+        ):
+            record = Control(
+                tag,
+                a.get("value", ""),
+                a.get("href", ""),
+                a.get("onclick", ""),
+                a.get("id", ""),
+                a.get("class", ""),
+                a.get("type", ""),
+                self.form,
+            )
             dom.controls.append(record)
         elif tag in ("input", "textarea", "select"):
-            record = Field(tag, a.get("type", "text" if tag == "input" else tag), a.get("name", ""),
-                           a.get("id", ""), a.get("placeholder", ""), a.get("aria-label", ""),
-                           self.form)  # fmt: skip
+            record = Field(
+                tag,
+                a.get("type", "text" if tag == "input" else tag),
+                a.get("name", ""),
+                a.get("id", ""),
+                a.get("placeholder", ""),
+                a.get("aria-label", ""),
+                self.form,
+            )
             dom.fields.append(record)
         if tag == "label" and a.get("for"):
             record = a["for"]
-        if tag in _CAPTURE and tag not in _VOID:
+        if tag in _CAPTURE:
             self.open.append((tag, record, []))
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
             self.form = -1
-        self.script = False
+        self.script = ""
         for i in range(len(self.open) - 1, -1, -1):
             if self.open[i][0] == tag:
                 _, record, words = self.open.pop(i)
@@ -173,6 +205,9 @@ class _Parser(HTMLParser):
             dom.headings.append(text)
 
     def handle_data(self, data: str) -> None:
+        if self.script == "style":
+            self.dom.styles += data + "\n"
+            return
         if self.script:
             self.dom.scripts += data + "\n"
             return
@@ -186,12 +221,13 @@ class _Parser(HTMLParser):
 
 
 @lru_cache(maxsize=128)
-def _parse(file: str, html: str, scripts: str) -> PageDom:
+def _parse(file: str, html: str, scripts: str, styles: str = "") -> PageDom:
     parser = _Parser(PageDom(file))
     parser.feed(html)
     parser.close()
     dom = parser.finish()
     dom.scripts += scripts
+    dom.styles += styles
     return dom
 
 
@@ -209,18 +245,23 @@ class SiteDom:
     def __init__(self, site_dir: Path | str, main: str = "index.html") -> None:
         self.root = Path(site_dir)
         self.main = main
-        found = sorted(p.relative_to(self.root).as_posix() for p in self.root.rglob("*.html")
-                       if "vendor" not in p.parts and "assets" not in p.parts)  # fmt: skip
-        self.files = [main] + [f for f in found if f != main][:24]
+        found = sorted(
+            p.relative_to(self.root).as_posix()
+            for p in self.root.rglob("*.html")
+            if "vendor" not in p.parts and "assets" not in p.parts
+        )
+        self.files = [main, *[f for f in found if f != main][:24]]
         js = sorted(self.root.glob("*.js"))
         self._scripts = "\n".join(p.read_text("utf-8", "replace")[:200_000] for p in js)
+        css = sorted(p for p in self.root.rglob("*.css") if "vendor" not in p.parts)
+        self._styles = "\n".join(p.read_text("utf-8", "replace")[:200_000] for p in css)
 
     def page(self, file: str) -> PageDom:
         try:
             html = (self.root / file).read_text(encoding="utf-8", errors="replace")
         except OSError:
             html = ""
-        return _parse(file, html, self._scripts)
+        return _parse(file, html, self._scripts, self._styles)
 
     def exists(self, file: str) -> bool:
         return file in self.files or (self.root / file).is_file()
@@ -251,10 +292,24 @@ class SiteDom:
             return f"{target.section.replace('-', ' ').replace('_', ' ')}"
         return f"{stem if stem != 'index' else 'home'} {dom.title} {' '.join(dom.headings[:3])}"
 
+    def common(self) -> set[str]:
+        """Stems in at least half of the site's pages' names (when it has three or more):
+        the site's subject ("software", "comic"), which names no page in particular."""
+        if len(self.files) < 3:
+            return set()
+        counts: dict[str, int] = {}
+        for file in self.files:
+            for stem in stems(self.describe(Target(file))):
+                counts[stem] = counts.get(stem, 0) + 1
+        return {s for s, n in counts.items() if n >= len(self.files) / 2}
+
     def resolve(self, name: str, facts_headings: list[str] = ()) -> Target | None:
         """The page file (or the section of the main page) that ``name`` names: by file name,
         title or first headings of a page, by the words of a link that leads there, or by a
         section id or heading of the main page. None when nothing matches half of its words."""
+        common = self.common()
+        if stems(name) - common:  # "software's detail" on a software site: "detail" decides
+            name = " ".join(w for w in re.findall(r"[\w']+", name) if w.lower()[:5] not in common)
         if not stems(name):
             return None
         best: tuple[float, Target] | None = None
@@ -272,8 +327,10 @@ class SiteDom:
             if target is not None:
                 offer(overlap(name, control.text) - 0.01, target)
         for anchor in home.ids:
-            offer(overlap(name, anchor.replace("-", " ").replace("_", " ")) - 0.02,
-                  Target(self.main, anchor))  # fmt: skip
+            offer(
+                overlap(name, anchor.replace("-", " ").replace("_", " ")) - 0.02,
+                Target(self.main, anchor),
+            )
         for heading in [*home.headings, *facts_headings]:
             offer(overlap(name, heading) - 0.03, Target(self.main))
         return best[1] if best else None

@@ -12,8 +12,12 @@ checks them, nothing applies them — they are the hidden tests; ``aspect`` "beh
 ``function`` case, so the judge proves it by driving the page). With a model the instruction's
 own requirements are applied by the model refiners (:mod:`mmstudio.feedback.refiners`). The
 critic re-checks every condition so far after every turn (AceCoder), so the project's ledger holds
-each condition's verdict at every turn. Without a model the conditions stay unchecked and never
-count as passes.
+each condition's verdict at every turn. The judge is :func:`~mmstudio.requirements.condition_judge.
+condition_judge`: rules read each condition (named text, controls, sections, widgets, fields,
+colours, fonts, layout, navigation, form submission) and check it on the rendered pages; with a
+model its judge is asked first and the rules decide what it left unchecked. A condition nothing
+reads stays unchecked and never counts as a pass; the rates are also given over the checked
+conditions only (:func:`~mmstudio.studio.frontalk_report.checked_rates`).
 
 Layout of ``DIR``: ``projects/<id>/`` (each dialogue's project), ``records/<id>.json`` (its turns,
 each test's status per turn, its rates), ``summary.json`` and ``summary.md``. Resuming: a dialogue
@@ -48,6 +52,7 @@ from mmstudio.project import Project, atomic
 from mmstudio.providers.base import DesignerError
 from mmstudio.providers.settings import Settings
 from mmstudio.studio.bench import slug
+from mmstudio.studio.frontalk_report import checked_rates
 
 log = logging.getLogger(__name__)
 
@@ -176,6 +181,7 @@ def frontalk_rates(tests: list[dict], final_turn: int) -> dict:
         "passes_at_final": final,
         "at_intro": {s: sum(_at(t, t["turn"]) == s for t in tests)
                      for s in ("pass", "fail", "unchecked")},
+        **checked_rates(tests, final_turn),
     }  # fmt: skip
 
 
@@ -238,7 +244,8 @@ async def start_project(dialogue: Dialogue, root: Path, options: FrontalkOptions
 
 @dataclass
 class _Models:
-    """The splitter, judge and refiners of a replay (offline: rules, no judge, no refiners)."""
+    """The splitter, judge and refiners of a replay (offline: rules, the condition rules as the
+    judge, no refiners)."""
 
     splitter: Splitter = offline_splitter
     judge: Judge | None = None
@@ -247,8 +254,10 @@ class _Models:
 
     @classmethod
     def of(cls, options: FrontalkOptions) -> _Models:
+        from mmstudio.requirements.condition_judge import condition_judge
+
         if options.provider == "offline":
-            return cls()
+            return cls(judge=condition_judge())
         from mmstudio.feedback.provider import model_judge, model_splitter
         from mmstudio.providers.openai_compat import OpenAIProvider
         from mmstudio.providers.settings import load_settings
@@ -257,7 +266,7 @@ class _Models:
         settings = options.settings or load_settings()
         chat = OpenAIProvider(settings)
         refiners = get_refiners(options.provider, settings)
-        return cls(model_splitter(chat), model_judge(chat), chat, refiners)
+        return cls(model_splitter(chat), condition_judge(model_judge(chat)), chat, refiners)
 
     async def close(self) -> None:
         if self.chat is not None:

@@ -6,6 +6,39 @@ from __future__ import annotations
 import statistics
 
 
+def _status(test: dict, turn: int) -> str | None:
+    statuses = test["statuses"]
+    return statuses[turn - 1] if 0 < turn <= len(statuses) else None
+
+
+def checked_rates(tests: list[dict], final_turn: int) -> dict:
+    """FronTalk's rates over the *checked* conditions only (pass or fail, never unchecked):
+    ``checked`` (how many were decided at their own turn) and ``checked_share`` (of all, None
+    without tests); ``checked_pass_rate``: mean over turns of the share passing among that
+    turn's conditions checked at that turn; ``checked_forgetting_rate``: 1 − passes at the
+    final turn / passes at introduction, over the earlier conditions that passed when
+    introduced and are checked at the final turn (None when there are none), with the counts
+    behind it."""
+    per_turn: dict[int, list[bool]] = {}
+    for test in tests:
+        status = _status(test, test["turn"])
+        if status in ("pass", "fail"):
+            per_turn.setdefault(test["turn"], []).append(status == "pass")
+    shares = [sum(v) / len(v) for v in per_turn.values()]
+    kept = [t for t in tests if t["turn"] < final_turn and _status(t, t["turn"]) == "pass"
+            and _status(t, final_turn) in ("pass", "fail")]  # fmt: skip
+    final = sum(_status(t, final_turn) == "pass" for t in kept)
+    checked = sum(len(v) for v in per_turn.values())
+    return {
+        "checked": checked,
+        "checked_share": round(checked / len(tests), 4) if tests else None,
+        "checked_pass_rate": round(statistics.fmean(shares), 4) if shares else None,
+        "checked_forgetting_rate": round(1 - final / len(kept), 4) if kept else None,
+        "checked_passes_at_intro": len(kept),
+        "checked_passes_at_final": final,
+    }
+
+
 def _median(values: list[float]) -> float | None:
     return round(statistics.median(values), 3) if values else None
 
@@ -16,9 +49,11 @@ def summarise(records: list[dict], options, source: str = "") -> dict:
     {source, provider, start, dialogues, finished, failed, turns, tests,
      pass_rate (mean of the dialogues' pass rates), forgetting_rate (pooled:
      1 − Σ passes at final / Σ passes at introduction), passes_at_intro, passes_at_final,
-     at_intro: {pass, fail, unchecked}, seconds: {per_dialogue_median, per_turn_median,
-     start_median}, per_dialogue: [{id, ok, pass_rate, forgetting_rate, unchecked, seconds,
-     error}]}
+     at_intro: {pass, fail, unchecked}, checked, checked_share (pooled), checked_pass_rate
+     (mean of the dialogues'), checked_forgetting_rate (pooled), checked_passes_at_intro,
+     checked_passes_at_final, seconds: {per_dialogue_median, per_turn_median, start_median},
+     per_dialogue: [{id, ok, pass_rate, forgetting_rate, unchecked, checked_share,
+     checked_pass_rate, checked_forgetting_rate, seconds, error}]}
     """
     done = [r for r in records if r.get("ok")]
     tests = [t for r in done for t in r["tests"]]
@@ -26,6 +61,11 @@ def summarise(records: list[dict], options, source: str = "") -> dict:
     final = sum(r["passes_at_final"] for r in done)
     rates = [r["pass_rate"] for r in done if r["pass_rate"] is not None]
     turn_seconds = [t["seconds"] for r in done for t in r["turns"] if t.get("seconds") is not None]
+    done = [{**checked_rates(r["tests"], len(r["turns"])), **r} for r in done]  # older records
+    checked_rates_ = [r["checked_pass_rate"] for r in done if r["checked_pass_rate"] is not None]
+    kept = sum(r["checked_passes_at_intro"] for r in done)
+    kept_final = sum(r["checked_passes_at_final"] for r in done)
+    checked = sum(r["checked"] for r in done)
     return {
         "source": source,
         **options.key(),
@@ -42,6 +82,12 @@ def summarise(records: list[dict], options, source: str = "") -> dict:
             status: sum(r["at_intro"][status] for r in done)
             for status in ("pass", "fail", "unchecked")
         },
+        "checked": checked,
+        "checked_share": round(checked / len(tests), 4) if tests else None,
+        "checked_pass_rate": round(statistics.fmean(checked_rates_), 4) if checked_rates_ else None,
+        "checked_forgetting_rate": round(1 - kept_final / kept, 4) if kept else None,
+        "checked_passes_at_intro": kept,
+        "checked_passes_at_final": kept_final,
         "seconds": {
             "per_dialogue_median": _median([r["seconds"] for r in done]),
             "per_turn_median": _median(turn_seconds),
@@ -58,6 +104,9 @@ def _row(record: dict) -> dict:
         "pass_rate": record.get("pass_rate"),
         "forgetting_rate": record.get("forgetting_rate"),
         "unchecked": (record.get("at_intro") or {}).get("unchecked"),
+        "checked_share": record.get("checked_share"),
+        "checked_pass_rate": record.get("checked_pass_rate"),
+        "checked_forgetting_rate": record.get("checked_forgetting_rate"),
         "seconds": record.get("seconds"),
         "error": record.get("error"),
     }
@@ -65,6 +114,14 @@ def _row(record: dict) -> dict:
 
 def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def _rest(value: float | None) -> float | None:
+    return None if value is None else 1 - value
 
 
 def markdown(summary: dict) -> str:
@@ -85,16 +142,24 @@ def markdown(summary: dict) -> str:
         f"introduced) = 1 − {summary['passes_at_final']}/{summary['passes_at_intro']}, pooled "
         "over dialogues (– when nothing passed at introduction).",
         f"- At introduction: {at['pass']} pass, {at['fail']} fail, {at['unchecked']} unchecked.",
+        f"- **Checked** {summary['checked']}/{summary['tests']} test conditions at their own turn "
+        f"({_pct(summary['checked_share'])}; unchecked {_pct(_rest(summary['checked_share']))}). "
+        f"Over the checked ones only: **pass rate** {_num(summary['checked_pass_rate'])}, "
+        f"**forgetting rate** {_num(summary['checked_forgetting_rate'])} (1 − "
+        f"{summary['checked_passes_at_final']}/{summary['checked_passes_at_intro']}: the "
+        "conditions that passed when introduced and are checked at the final turn).",
     ]
     if at["unchecked"]:
         lines += [
             "",
             f"**{at['unchecked']} test condition(s) stayed unchecked**: "
             + (
-                "with the offline provider there is no model to judge free-text conditions, "
-                "and the offline critic only measures structural requirements. "
+                "with the offline provider there is no model to judge free-text conditions; "
+                "the condition rules decide the ones they read (named text, controls, sections, "
+                "widgets, fields, colours, fonts, layout, navigation, form submission), and the "
+                "rest (hover effects, animations, taste, per-item claims) need a model judge. "
                 if summary["provider"] == "offline"
-                else "the judge gave no usable verdict on them. "
+                else "neither the judge nor the condition rules gave a usable verdict on them. "
             )
             + "Unchecked conditions are reported as such and never count as passes, so the pass "
             "rate above is a lower bound and the forgetting rate covers decided conditions only.",
@@ -107,14 +172,16 @@ def markdown(summary: dict) -> str:
         f"start a project; wall {summary.get('wall_seconds', 0):.1f} s "
         f"({summary.get('resumed', 0)} dialogue(s) resumed from earlier records).",
         "",
-        "| dialogue | pass rate | forgetting rate | unchecked | seconds | note |",
-        "|---|---|---|---|---|---|",
+        "| dialogue | pass rate | forgetting rate | unchecked | checked | pass rate (checked) "
+        "| forgetting rate (checked) | seconds | note |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in summary["per_dialogue"]:
         note = "" if row["ok"] else f"failed: {row['error']}"
         lines.append(
             f"| `{row['id']}` | {_num(row['pass_rate'])} | {_num(row['forgetting_rate'])} | "
             f"{row['unchecked'] if row['unchecked'] is not None else '–'} | "
-            f"{_num(row['seconds'])} | {note} |"
+            f"{_pct(row.get('checked_share'))} | {_num(row.get('checked_pass_rate'))} | "
+            f"{_num(row.get('checked_forgetting_rate'))} | {_num(row['seconds'])} | {note} |"
         )
     return "\n".join(lines) + "\n"

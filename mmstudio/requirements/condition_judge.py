@@ -1,0 +1,334 @@
+"""FronTalk test conditions judged by rules on the rendered site (no model).
+
+:func:`condition_judge` is a :data:`~mmstudio.feedback.critic.Judge`: for every FronTalk test
+condition among the requirements (a ``check_only`` requirement whose text is
+``<condition> Passes when: … Fails when: …``) it reads the condition
+(:func:`~.conditions.read_condition`), checks each part on the page it is about — the homepage,
+the page it names (rendered on demand), or any page of the site — and gives a verdict with
+:func:`verdict`. Behaviours run as scripts of :mod:`mmstudio.feedback.functional` in the
+sandboxed browser: a form filled and submitted must show a confirmation, a click on a named
+control must show a named text, a scripted link must reach its destination. A model judge,
+when given, is asked first; the rules decide only what it left unchecked.
+
+Renders of other pages, static reads and script outcomes are cached by the content of the
+site's HTML / CSS / JS, so re-checking every condition after every turn costs little while the
+site does not change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import tempfile
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from .condition_checks import check_part
+from .condition_dom import SiteDom, overlap
+from .condition_steps import Behaviours
+from .condition_view import PageView, result
+from .conditions import ConditionReading, read_condition
+from .model import Requirement, RequirementResult
+from .text import loose
+
+log = logging.getLogger(__name__)
+
+MAX_PAGES = 8  # pages of a site a "anywhere on the site" condition looks at
+_SPLIT = re.compile(r"\s+Passes when:\s+|\s+Fails when:\s+")
+#: ``await render_page(site_dir, file, width) -> (facts, screenshot image) | None``
+PageRender = Callable[[Path, str, int], Awaitable[Any]]
+
+
+def condition_of(req: Any) -> tuple[str, str, str] | None:
+    """(condition, pass, fail) of a FronTalk condition requirement, or None for any other."""
+    if not getattr(req, "check_only", False):
+        return None
+    text = req.text
+    parts = _SPLIT.split(text)
+    if len(parts) == 1:
+        return text, "", ""
+    passes = (
+        text.split(" Passes when: ", 1)[1].split(" Fails when: ")[0]
+        if " Passes when: " in text
+        else ""
+    )
+    fails = text.split(" Fails when: ", 1)[1] if " Fails when: " in text else ""
+    return parts[0], passes, fails
+
+
+def verdict(reading: ConditionReading, results: list[RequirementResult]) -> tuple[str, str]:
+    """(status, one-line detail): fail when a part fails, pass when every part passes and the
+    reading is complete, else unchecked (never a pass)."""
+    if not results:
+        return "unchecked", "no rule reads this condition"
+    failed = [r for r in results if r.status == "fail"]
+    if failed:
+        return "fail", f"{failed[0].text}: {failed[0].message}"
+    passed = [r for r in results if r.status == "pass"]
+    if len(passed) == len(results) and not reading.unread:
+        return "pass", "; ".join(f"{r.text}: {r.message}" for r in results)[:300]
+    open_ = [r.text for r in results if r.status == "unchecked"]
+    why = f"not read: {', '.join(reading.unread[:4])}" if reading.unread else ""
+    why = "; ".join(x for x in (why, f"undecided: {', '.join(open_[:2])}" if open_ else "") if x)
+    return "unchecked", f"{len(passed)}/{len(results)} part(s) pass; {why}"
+
+
+class SiteCheck(Behaviours):
+    """One site folder under the judge: its markup, its rendered pages, its scripts' outcomes."""
+
+    def __init__(
+        self,
+        site_dir: Path,
+        main: str,
+        main_view: PageView,
+        key: str,
+        cache: _Cache,
+        render_page: PageRender | None,
+    ) -> None:
+        self.site_dir, self.main, self.key, self.cache = site_dir, main, key, cache
+        self.dom = SiteDom(site_dir, main)
+        self.views = {main: main_view}
+        self.render_page = render_page
+        self.shared: str | None = None
+
+    async def view(self, file: str) -> PageView | None:
+        if file in self.views:
+            return self.views[file]
+        if self.shared is None:
+            self.shared = site_key(self.site_dir, (".css", ".js"))
+        key = ("view", page_key(self.site_dir, file, self.shared))
+        view = self.cache.get(key)
+        if view is None and self.render_page is not None:
+            view = await _render_view(
+                self.render_page, self.site_dir, file, self.dom, self.views[self.main].width
+            )
+            self.cache.put(key, view)
+        if view is not None:
+            self.views[file] = view
+        return view
+
+    async def run(self, steps: list[dict], page: str) -> tuple[bool, str]:
+        from mmstudio.feedback import functional
+
+        key = (self.key, page, repr(steps))
+        hit = self.cache.get(key)
+        if hit is None:
+            outcome = await functional.run_script(
+                self.site_dir, functional.parse_script(steps), page=page
+            )
+            hit = (outcome.passed, outcome.detail)
+            self.cache.put(key, hit)
+        return hit
+
+    async def judge(self, reading: ConditionReading) -> tuple[str, str]:
+        pages = await self._pages(reading)
+        if isinstance(pages, RequirementResult):
+            return verdict(reading, [pages])
+        results = [
+            await self._part(part, pages, reading)
+            for part in reading.parts
+            if part.checker != "cond.page"
+        ]
+        if reading.where == "page":
+            results.insert(0, result(reading.parts[0], "pass", f"the page is {pages[0].file}"))
+        return verdict(reading, results)
+
+    async def _pages(self, reading: ConditionReading):
+        if reading.where == "home":
+            return [self.views[self.main]]
+        if reading.where == "page":
+            heads = (
+                [b.text for b in self.views[self.main].facts.blocks if b.heading]
+                if self.views[self.main].facts
+                else []
+            )
+            target = self.dom.resolve(reading.page, heads)
+            if target is None:
+                return result(
+                    reading.parts[0], "fail", f"no page or section of the site is “{reading.page}”"
+                )
+            view = await self.view(target.file)
+            return (
+                [view]
+                if view is not None
+                else result(reading.parts[0], "unchecked", f"{target.file} could not be rendered")
+            )
+        views = [await self.view(f) for f in self.dom.files[:MAX_PAGES]]
+        return [v for v in views if v is not None]
+
+    async def _part(self, part: Requirement, pages: list[PageView], reading) -> RequirementResult:
+        name = part.checker.removeprefix("cond.")
+        if name == "named":
+            return self._named(part)
+        if name in ("navigate", "submit", "reveal"):
+            return await self._behaviour(name, part, pages)
+        found = [_pinned(part, v, check_part(part, v)) for v in pages]
+        for status in ("pass", "fail"):
+            hit = next((r for r in found if r.status == status), None)
+            if hit is not None:
+                return hit
+        return found[0] if found else result(part, "unchecked", "no page to check")
+
+    def _named(self, part: Requirement) -> RequirementResult:
+        """Some page, heading, section, link or title of the site names the feature."""
+        for file in self.dom.files[: MAX_PAGES * 2]:
+            dom = self.dom.page(file)
+            names = [
+                dom.title,
+                *dom.headings,
+                *(c.text for c in dom.controls),
+                *(i.replace("-", " ") for i in dom.ids),
+                Path(file).stem.replace("-", " "),
+            ]
+            view = self.views.get(file)
+            if view and view.facts and loose(part.label) in loose(view.facts.text):
+                return result(part, "pass", f"named on {file}")
+            best = max((overlap(part.label, n) for n in names if n), default=0)
+            if best >= 0.5:
+                return result(part, "pass", f"named on {file}")
+        return result(part, "fail", f"nothing on the site is named “{part.label}”")
+
+
+def _pinned(part: Requirement, view: PageView, found: RequirementResult) -> RequirementResult:
+    """A fixed-header check that failed on the page's ``<header>`` passes when the style
+    sheets pin a navigation bar of their own (``nav.sticky-nav { position: sticky }``)."""
+    if found.status != "fail" or part.kind != "layout" or part.role != "header":
+        return found
+    pins = [s for s in view.dom.pinned() if re.search(r"nav|header|menu|top", s, re.I)]
+    if not pins:
+        return found
+    return result(part, "pass", f"the style sheet pins “{pins[0]}” (sticky / fixed)")
+
+
+class _Cache:
+    """A small LRU of rendered page views and script outcomes."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size, self.items = size, OrderedDict()
+
+    def get(self, key):
+        if key in self.items:
+            self.items.move_to_end(key)
+            return self.items[key]
+        return None
+
+    def put(self, key, value) -> None:
+        self.items[key] = value
+        while len(self.items) > self.size:
+            self.items.popitem(last=False)
+
+
+def site_key(site_dir: Path, only: tuple[str, ...] = (".html", ".css", ".js")) -> str:
+    """A digest of the site's HTML, CSS and JS (what pages show and scripts do); ``only``
+    narrows it to some suffixes."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(site_dir).rglob("*")):
+        if path.suffix in only and "vendor" not in path.parts:
+            digest.update(path.relative_to(site_dir).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def page_key(site_dir: Path, file: str, shared: str) -> str:
+    """A digest of one page and the site's shared CSS / JS (``shared``): its render changes
+    with them only, not with the other pages."""
+    try:
+        data = (Path(site_dir) / file).read_bytes()
+    except OSError:
+        data = b""
+    return hashlib.sha256(shared.encode() + file.encode() + data).hexdigest()
+
+
+def _load_image(path: str):
+    if not path or not Path(path).is_file():
+        return None
+    from PIL import Image
+
+    with Image.open(path) as img:
+        return img.convert("RGB")
+
+
+async def _render_view(
+    render_page: PageRender, site: Path, file: str, dom: SiteDom, width: float
+) -> PageView | None:
+    try:
+        rendered = await render_page(site, file, int(width))
+    except (OSError, ValueError) as exc:
+        log.info("could not render %s: %s", file, exc)
+        return None
+    if rendered is None:
+        return None
+    facts, image = rendered
+    return PageView(file, facts, dom.page(file), image, width)
+
+
+async def default_render(site: Path, file: str, width: int):
+    """(facts, screenshot) of another page of the site, rendered in the shared browser (None
+    when the render failed)."""
+    from mmstudio.render import get_renderer
+
+    with tempfile.TemporaryDirectory(prefix="mmstudio-condition-") as out:
+        rendered = await get_renderer().render(site, file, width, Path(out), accessibility=False)
+        if rendered.failure:
+            return None
+        return rendered.facts, _load_image(rendered.screenshot)
+
+
+def condition_judge(base=None, *, render_page: PageRender | None = default_render):
+    """A judge that decides FronTalk test conditions by rules (see the module doc); ``base``
+    (a model judge, or None) is asked first and keeps every verdict it gives; other pages of
+    the site are rendered with ``render_page`` (None: only the rendered page is read)."""
+    cache = _Cache()
+
+    async def judge(requirements: list, render) -> list:
+        from mmstudio.feedback.ledger import Verdict
+        from mmstudio.providers.base import DesignerError
+
+        verdicts: dict[str, Any] = {}
+        if base is not None:
+            try:
+                verdicts = {v.requirement: v for v in await base(requirements, render)}
+            except (DesignerError, ValueError, OSError) as exc:
+                line = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+                log.warning("the judge failed: %s", line)
+                verdicts = {
+                    r.id: Verdict(r.id, None, f"unchecked: the judge failed: {line}")
+                    for r in requirements
+                }
+        todo = [
+            (r, c)
+            for r in requirements
+            if (c := condition_of(r)) is not None
+            and getattr(verdicts.get(r.id), "passed", None) is None
+        ]
+        site = _site(render, cache, render_page) if todo else None
+        for req, (condition, passes, fails) in todo if site is not None else ():
+            try:
+                status, detail = await site.judge(read_condition(condition, passes, fails))
+            except Exception as exc:  # a rule that trips on an odd page must not sink the turn
+                log.warning("condition rules failed on %s", req.id, exc_info=True)
+                status, detail = "unchecked", f"the rules failed: {type(exc).__name__}: {exc}"
+            if status == "unchecked" and req.id in verdicts:
+                continue  # the model's own reason stays
+            passed = None if status == "unchecked" else status == "pass"
+            verdicts[req.id] = Verdict(req.id, passed, f"rules: {detail}"[:400])
+        return list(verdicts.values())
+
+    return judge
+
+
+def _site(render, cache: _Cache, render_page: PageRender | None) -> SiteCheck | None:
+    """The site under ``render`` (None without its folder or facts)."""
+    site_dir = Path(render.site_dir or "")
+    if not render.site_dir or not (site_dir / render.page).is_file() or render.facts is None:
+        return None
+    width = float((render.viewport or {}).get("width", 1280))
+    key = site_key(site_dir)
+    dom = SiteDom(site_dir, render.page)
+    main = PageView(
+        render.page, render.facts, dom.page(render.page), _load_image(render.screenshot), width
+    )
+    return SiteCheck(site_dir, render.page, main, key, cache, render_page)
