@@ -63,6 +63,8 @@ def hashes(path: Path) -> tuple[int, int] | None:
     it cannot be read."""
     try:
         with Image.open(path) as image:
+            image.draft("L", (64, 64))  # JPEG decodes small; other formats are shrunk first
+            image.thumbnail((128, 128), Image.Resampling.BILINEAR)
             grey = image.convert("L")
             small = grey.resize((9, 8), Image.Resampling.LANCZOS).tobytes()
             grid = grey.resize((16, 16), Image.Resampling.LANCZOS).tobytes()

@@ -100,7 +100,9 @@ def check_copy(req: Requirement, facts: PageFacts) -> RequirementResult:
 def check_label(req: Requirement, facts: PageFacts) -> RequirementResult:
     """A short label must be some element's whole text (no stray punctuation, not merged)."""
     want = fold(req.label)
-    blocks = [b for b in facts.blocks if fold(b.text) == want]
+    blocks = [
+        b for b, row in zip(facts.blocks, folded_blocks(facts), strict=True) if row[1] == want
+    ]
     if req.kind == "nav":
         links = [b for b in blocks if b.link or b.button]
         if links:
@@ -166,17 +168,31 @@ def _stray_punctuation(label: str, facts: PageFacts) -> str | None:
     if re.search(r"(?:^|\s)[A-Z]$", label):
         return None
     want = fold(label)
-    if any(fold(b.text) == want for b in facts.blocks):
+    rows = folded_blocks(facts)
+    if any(row[1] == want for row in rows):
         return None
-    for block in facts.blocks:
+    for block, (_, folded, _) in zip(facts.blocks, rows, strict=True):
         if block.tag in _PROSE_TAGS:
             continue
-        if fold(block.text) != want and fold(block.text).rstrip(".,;:") == want:
+        if folded != want and folded.rstrip(".,;:") == want:
             return block.text
     return None
 
 
 _PROSE_TAGS = ("p", "figcaption", "blockquote", "dd", "cite", "q")
+
+
+_FOLDED: dict[int, tuple[PageFacts, list[tuple[str, str, set[str]]]]] = {}
+
+
+def folded_blocks(facts: PageFacts) -> list[tuple[str, str, set[str]]]:
+    """(text, folded text, loose words) of every block, computed once per facts object."""
+    cached = _FOLDED.get(id(facts))
+    if cached is None or cached[0] is not facts:
+        rows = [(b.text, fold(b.text), set(loose(b.text).split())) for b in facts.blocks]
+        _FOLDED.clear()
+        _FOLDED[id(facts)] = cached = (facts, rows)
+    return cached[1]
 
 
 def _nearest_block(label: str, facts: PageFacts) -> str | None:
@@ -185,11 +201,11 @@ def _nearest_block(label: str, facts: PageFacts) -> str | None:
     if not want:
         return None
     best, score = None, 0.0
-    for block in facts.blocks:
-        have = set(loose(block.text).split())
+    for text, _, have in folded_blocks(facts):
+        block_text = text
         share = len(want & have) / max(len(want), len(have))
         if share > score:
-            best, score = block.text, share
+            best, score = block_text, share
     return best if score >= 0.5 else None
 
 

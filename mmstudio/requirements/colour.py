@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 from mmstudio.render.facts import PageFacts
 
@@ -24,7 +25,11 @@ def rgb(hex_colour: str) -> tuple[float, float, float]:
 
 def lab(c) -> tuple[float, float, float]:
     """sRGB 0–255 → CIE Lab (D65)."""
+    return _lab(tuple(round(float(v), 1) for v in c[:3]))
 
+
+@lru_cache(maxsize=4096)
+def _lab(c: tuple[float, ...]) -> tuple[float, float, float]:
     def lin(v: float) -> float:
         v /= 255
         return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4

@@ -102,7 +102,10 @@ def check_element_colour(req: Requirement, facts: PageFacts) -> RequirementResul
     """Every block showing one of the labels has the named colour as its text or fill."""
     fill = req.role == "element-fill"
     wanted = {fold(v) for v in req.values}
-    blocks = [b for b in facts.blocks if fold(b.text) in wanted]
+    from .checks import folded_blocks
+
+    rows = folded_blocks(facts)
+    blocks = [b for b, row in zip(facts.blocks, rows, strict=True) if row[1] in wanted]
     if not blocks:
         return RequirementResult.of(req, "unchecked", "the labelled element is not on the page")
     wrong = []
