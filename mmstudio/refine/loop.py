@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from mmstudio.report import Issue, Level, Report, Severity
 
-from . import context, local, page_rules, requirement_rules
+from . import brief_charts, context, local, page_rules, requirement_rules
 from .model import SEVERITY_RANK, Change, Outcome, RefineInput
 
 ROUNDS = 3
@@ -36,6 +36,8 @@ def _fixable(issue: Issue, level: str) -> bool:
     if level == "global" and issue.source == "judge" and "spacing" in issue.message.lower():
         return True
     if issue.source == "requirement":
+        if level == "local":
+            return brief_charts.fixable(issue)
         return level == "global" and requirement_rules.fixable(issue)
     return issue.code in CODES_BY_LEVEL[level]
 
@@ -88,7 +90,7 @@ def _one_per_file(issues: list[Issue]) -> list[Issue]:
 async def propose(target: Target, inp: RefineInput) -> list[Change]:
     """The offline refiner of ``target.level`` on ``inp``: the Changes to try, in order."""
     if target.level == "local":
-        change = await local.propose(inp)
+        change = await local.propose(inp) or await brief_charts.propose(inp)
     elif target.level == "context":
         change = context.propose(inp)
     else:
