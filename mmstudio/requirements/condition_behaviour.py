@@ -13,13 +13,17 @@ from .model import Requirement
 from .text import quotes, strip_label
 
 _NAV = re.compile(
-    r"\b(navigat(?:e|es|ed|ing)|leads?|takes?|directs?|opens?|brings?|redirects?|returns?|goes"
-    r"|accessible(?= (?:from|via|through|on))|access(?:ing)?(?! to\b))\b(?:\s+(?:the\s+)?users?)?"
+    r"\b(navigat(?:e|es|ed|ing|ion(?= to\b))|leads?|takes?|directs?|opens?|brings?|redirects?"
+    r"|returns?|goes|accessible(?= (?:from|via|through|on))"
+    r"|accessed(?= (?:directly )?(?:from|via|through))|access(?:ing)?(?! to\b))\b"
+    r"(?:\s+(?:the\s+)?users?)?"
     r"\s*(?:back\s+)?(?:to\b)?\s*",
     re.I,
 )
 _CONFIRMS = re.compile(r"\b(?:confirmation|thank[- ]you|success(?:ful)? message)\b", re.I)
-_SUBMITS = re.compile(r"\b(?:submit\w*|subscri\w+|sign(?:ing)? up|send\w*|sav(?:e|es|ing))\b", re.I)
+_SUBMITS = re.compile(
+    r"\b(?:submit\w*|subscrib(?:e|es|ing)|sign(?:ing)? up|send(?:s|ing)?|sav(?:e|es|ing))\b", re.I
+)
 _REVEAL = re.compile(r"\b(?:displays?|shows?|reveals?|expands? to show)(?: the| a| an)?\s", re.I)
 
 
@@ -78,7 +82,7 @@ def _navigation(text, plain, nav, controls, parts) -> list[Requirement]:
     the homepage", "navigate to X from the homepage"); a click on an unnamed item is not."""
     if re.match(r"\s*away\b", plain[nav.end() :]):
         return []
-    if nav.group(1).lower().startswith("accessible"):
+    if nav.group(1).lower().startswith(("accessible", "accessed")):
         before_verb = [
             p.label
             for p in parts
@@ -97,6 +101,7 @@ def _navigation(text, plain, nav, controls, parts) -> list[Requirement]:
                 label=control.label if control else "",
                 values=[before_verb[-1]],
                 role="named",
+                order=1,  # reached, not clicked: a click the condition names stays unread
                 source=text,
             )
         ]

@@ -114,7 +114,9 @@ def _widget(part: Requirement, view: PageView) -> RequirementResult:
     elif role == "radio":
         found = [f for f in dom.fields if f.type == "radio"]
     elif role == "contact":
-        found = re.search(r"[\w.+-]+@[\w-]+\.\w+|\+?\d[\d ()-]{7,}\d|\bcontact\b", facts.text, re.I)
+        found = re.search(r"[\w.+-]+@[\w-]+\.\w+|\+?\d[\d ()-]{7,}\d", facts.text)
+        if part.label == "address":  # a street address too: a number and a street word
+            found = found and re.search(_STREET, facts.text, re.I)
     elif role == "search":  # a search input, or a text box beside a "Search" control
         texts = [f for f in dom.fields if f.tag == "input" and f.type in ("text", "search", "")]
         found = facts.widgets.get("search") or (
@@ -135,6 +137,10 @@ def _widget(part: Requirement, view: PageView) -> RequirementResult:
     return result(part, "fail", f"no {role} on the page")
 
 
+_STREET = (
+    r"\b\d{1,5}\s+(?:[A-Z][\w.]*\s+){1,4}(?:street|st\.?|avenue|ave\.?|road|rd\.?|boulevard"
+    r"|blvd\.?|lane|ln\.?|drive|dr\.?|way|place|square|court|hall|building|suite)\b"
+)
 _FIELD = {
     "email": r"email|e-mail",
     "password": r"password",
@@ -216,7 +222,7 @@ def _columns(part: Requirement, view: PageView) -> RequirementResult:
     return result(part, "fail", f"no {n}-column row on the page")
 
 
-_ELEMENTS = ("button", "nav-links", "subheading", "headline", "text", "search", "map")
+_ELEMENTS = ("button", "nav-links", "subheading", "headline", "headings", "text", "search", "map")
 
 
 def _position(part: Requirement, view: PageView) -> RequirementResult:

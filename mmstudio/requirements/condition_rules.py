@@ -21,7 +21,8 @@ from .text import quotes, span, strip_label
 WIDGETS: dict[str, re.Pattern[str]] = {
     name: re.compile(pattern, re.I)
     for name, pattern in {
-        "search": r"\bsearch (?:bar|box|field|input|functionality|tool|feature|button)\b",
+        "search": r"\bsearch (?:bar|box|field|input|functionality|tool|feature|button)\b"
+        r"|\bsearchable\b",
         "form": r"\b(?:form|sign-?up form|contact form)\b",
         "select": r"\b(?:dropdown|drop-down)(?: menu| list)?\b",
         "table": r"\btables?\b",
@@ -36,7 +37,7 @@ WIDGETS: dict[str, re.Pattern[str]] = {
         "comments": r"\bcomments? (?:section|area|form)\b",
         "video": r"\bvideos?\b",
         "radio": r"\bmultiple-choice\b",
-        "contact": r"\bcontact (?:information|info|details)\b",
+        "contact": r"\bcontact (?:information|info|details)\b|\bphysical address\b",
     }.items()
 }
 FIELDS = re.compile(
@@ -73,7 +74,8 @@ _SUBJECTS: tuple[tuple[str, str], ...] = (
     (r"call-to-action(?: \(CTA\))?(?: buttons?)?|\bCTA\b(?: buttons?)?|buttons?", "button"),
     (r"menu items?|navigation links?|nav links?|links", "nav-links"),
     (r"sub-?headings?|taglines?|subtitles?", "subheading"),
-    (r"headlines?|headings?|titles?|names?", "headline"),
+    (r"headlines|headings|titles|names", "headings"),
+    (r"headline|heading|title|name", "headline"),
     (r"(?:home ?page|page) background|background of the (?:home ?)?page", "page"),
     (r"navigation bar|nav bar|navbar|navigation menu|header|top bar|menu bar", "header"),
     (r"footer", "footer"),
@@ -84,7 +86,7 @@ _SUBJECTS: tuple[tuple[str, str], ...] = (
     (r"search bar|search box", "search"),
     (r"\bmap\b", "map"),
 )
-ELEMENTS = ("button", "nav-links", "subheading", "headline", "text", "search", "map")
+ELEMENTS = ("button", "nav-links", "subheading", "headline", "headings", "text", "search", "map")
 _CLAUSE = re.compile(r",\s*while\s+|;\s*|\.\s+|\s+whereas\s+|,\s*but\s+")
 _POSITION = re.compile(
     r"\b(?:immediately\s+|directly\s+)?(below|beneath|under(?:neath)?|above|at the top of"
@@ -116,11 +118,13 @@ def widget_parts(text: str, plain: str) -> list[Requirement]:
             continue
         if name == "form" and re.search(r"\b(?:format|platform|perform)\b", m.group(), re.I):
             continue
-        found.append(
-            _req(
-                "widget", "widget", name, f"A {name}", (m.start(), m.end()), role=name, source=text
-            )
+        label = (
+            "address" if name == "contact" and re.search(r"physical address", plain, re.I) else ""
         )
+        found.append(
+            _req("widget", "widget", name, f"A {name}", (m.start(), m.end()), role=name,
+                 label=label, source=text)
+        )  # fmt: skip
     for word in _field_words(plain):
         found.append(
             _req(
@@ -134,6 +138,11 @@ def widget_parts(text: str, plain: str) -> list[Requirement]:
                 source=text,
             )
         )
+    for m in _NAMED_CONTROLS.finditer(plain):
+        for name in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", m.group(1)):
+            role = "link" if m.group(2) == "links" else "button"
+            found.append(_req("label", "control", name, f"A {role} “{name}”", (m.start(), m.end()),
+                              label=name, role=role, source=text))  # fmt: skip
     for m in _LINKS_TO.finditer(plain):
         for name in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", m.group(1)):
             if name.strip() and not re.match(r"(?:the|a|an)$", name.strip()):
@@ -153,8 +162,13 @@ def widget_parts(text: str, plain: str) -> list[Requirement]:
 
 
 _LINKS_TO = re.compile(
-    r"\b(?:navigation |nav |quick )?links (?:to|for) ([a-z][a-z ,]*?)(?=[.;:]|$| on | in | within "
-    r"| from | that | which | for )",
+    r"\b(?:navigation |nav |quick )?links (?:to|for) ([A-Za-z][\w ,&'-]*?)(?=[.;:]|$| on | in "
+    r"| within | from | that | which | for | categories| pages| sections)",
+)
+#: unquoted names before a control noun: "Facebook, Twitter, and WhatsApp sharing buttons"
+_NAMED_CONTROLS = re.compile(
+    r"\b((?:[A-Z][\w+-]*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+))+[A-Z][\w+-]*)"
+    r"(?:\s+[a-z]+)?\s+(buttons|links)\b"
 )
 
 
@@ -187,7 +201,11 @@ def _subjects(clause: str, text: str, offset: int) -> tuple[str, str]:
         label, after = strip_label(inner), text[end : end + 20].lower()
         if re.match(r"\W*\s*(?:button|link|menu item)", after):
             hits.append((start - offset, f"control:{label}"))
-        elif re.match(r"\W*\s*(?:section|feature|area|banner|panel)", after):
+        elif re.match(
+            r"\W*\s*(?:section|feature|area|banner|panel|ticker|carousel|bar|widget"
+            r"|list|sidebar|tool|portal)",
+            after,
+        ):
             hits.append((start - offset, f"section:{label}"))
         elif re.search(
             r"\b(?:title|name|heading|headline)\s+\W?$", text[max(0, start - 12) : start]
@@ -303,7 +321,7 @@ def _clause_style(clause, text, offset, element, container) -> list[Requirement]
             )
         else:
             add("width", "full width", "Spans the full width", kind="layout")
-    elif re.search(r"\b(?:background|banner|hero|featured|high-quality) (?:image|photo)\b", low):
+    elif re.search(r"\b(?:images?|photos?|pictures?|photographs?|illustrations?)\b", low):
         add("image", "image", "A picture", _subject("", container), kind="image")
     if re.search(r"\bgrid\b", low):
         add("grid", "grid", "A grid", _subject("", container), kind="layout")
@@ -331,6 +349,8 @@ def _position(pos, clause, text, offset, element, container) -> list[Requirement
     if word in ("below", "beneath", "under", "underneath", "above"):
         ref_el, ref_box = _subjects(rest, text, offset + pos.end())
         reference = ref_el or ref_box
+        quoted = [q for q in quotes(text) if 0 <= q[1] - offset - pos.end() <= 8]
+        reference = reference or (f"title:{strip_label(quoted[0][0])}" if quoted else "")
         if not reference:
             return []
         word = "above" if word == "above" else "below"

@@ -44,6 +44,8 @@ class Behaviours:
             controls = [c for c in dom.controls if matches(part.label, c.text)]
             if not controls:
                 return result(part, "fail", f"no “{part.label}” link or button on {view.file}")
+        elif view.file != self.main:
+            return result(part, "unchecked", "reached from the homepage, not from this page")
         else:
             controls = [c for c in dom.controls if c.target and overlap(dest, c.text) >= 0.5]
             home = (

@@ -138,6 +138,14 @@ def _pick(element: str, blocks: list[TextBlock], facts: PageFacts) -> list[TextB
     if element == "nav-links":
         links = [b for b in blocks if b.link or b.button]
         return [b for b in links if b.header] or links
+    if element == "search":  # an input has no box in the facts: the search button beside it
+        return [b for b in blocks if (b.button or b.tag == "input") and "search" in b.text.lower()]
+    if element == "map":
+        return []
+    if element == "headings":  # "category titles": every heading below the page's title
+        heads = [b for b in blocks if b.heading]
+        top = max((b.font_size for b in heads), default=0)
+        return [b for b in heads if b.font_size < top - 0.5][:12] or heads[:12]
     if element == "headline":
         heads = [b for b in blocks if b.heading]
         top = max((b.font_size for b in heads), default=0)

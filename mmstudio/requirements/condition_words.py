@@ -23,7 +23,9 @@ UNREAD = re.compile(
     r"|styling|shadows?|borders?|gradient|divid\w*|scroll(?:s|ing)? (?:through|between)|zoom\w*"
     r"|expand\w*|collaps\w*|drag\w*|upload\w*|download\w*|shar(?:e|es|ing)|vot(?:e|es|ing)"
     r"|delet\w*|remov\w*|edit\w*|reply|replies|reminders?|persist\w*|updat(?:e|es|ed|ing)"
-    r"|results?|categori[sz]ed|functional\w*|feedback|observe|check the|content of"
+    r"|results?|categori[sz]ed|functional\w*|feedback|observe|inspect\w*|examin\w*|content of"
+    r"|check the (?:styling|style|content|consistency|design|visual\w*|functionality|look)"
+    r"|navigation (?:back )?to|sharing|share|automatic\w*"
     r"|information|details|profiles?|sorted|sorts?|sorting|filter(?:s|ed|ing)? (?:by|the|events"
     r"|content|articles|initiatives|policies)|(?:can|to) (?:filter|search|rate|review|post"
     r"|comment|login|log in|register|book|play|print|verify|save|track|compare|browse|find"
@@ -31,30 +33,39 @@ UNREAD = re.compile(
     r"|allows?|lets|enabl\w+ users? to (?!enter)|timeline|ratings?|stars?|spacing|spaced|align\w*"
     r"|consistent\w*|evenly|equal|matches|complement\w*|visually|clearly|brief|short|lists?|listing"
     r"|selectab\w*|selecting|thumbnails?|enhanc\w*|scor(?:e|es|ing)|complet\w*|prompt\w*|upon|after"
-    r"|before|once|until|previous\w*|still|again|away|visual|indicat\w*|active)\b",
+    r"|before|once|until|previous\w*|still|again|away|visual|indicat\w*|active|images?|photos?"
+    r"|pictures?|photograph\w*|illustrations?|submit\w*|filters?|filtering|physical|examples?"
+    r"|descriptions?|summar(?:y|ies)|excerpts?|displaying|showing|featuring|containing|where"
+    r"|highlight\w*|compared|entr(?:y|ies)|provid\w*|predict\w*|top|bottom|left|right|below|beneath"
+    r"|above|next to|beside|alongside|cent(?:er|re)(?:ed)?|positioned|placed|located)\b",
     re.I,
 )
 #: unread words a part reads after all (a grid part reads "consistent spacing" …)
 READ_BY = {
-    "text:paragraph": r"brief|short",
+    "text:paragraph": r"brief|short|descriptions?|summar(?:y|ies)|excerpts?",
     "text:section": r"brief|short",
-    "contrast": r"distinct\w*|visually|clearly|styled|style[ds]?|use[sd]?",
-    "columns": r"results?|filters?",
+    "contrast": r"distinct\w*|visually|clearly|styled|style[ds]?|use[sd]?|compared",
+    "columns": r"results?|filters?|left|right",
     "widget:carousel": r"multiple",
     "font": r"clean|legib\w*|readab\w*|elegant|modern|styled|overlaid|use[sd]?",
-    "weight": r"use[sd]?",
+    "weight": r"use[sd]?|elegant|modern|clean",
+    "image": r"images?|photos?|pictures?|photograph\w*|illustrations?|eye-catching|high-quality",
     "colour": r"calm\w*|sooth\w*|soft|vibrant|use[sd]?",
-    "navigate": r"click\w*|navigat\w*|leads?|directs?|redirects?|opens?|returns?|accessible"
-    r"|access\w*|using|use",
+    "navigate": r"navigat\w*|leads?|directs?|redirects?|opens?|returns?|accessible|access\w*"
+    r"|using|use",
+    "navigate:clicked": r"click\w*|lists?|listing|displaying|showing|featuring|containing",
+    "widget:select": r"filters?|filtering",
     "submit": r"click\w*|enter\w*|typ\w*|submit\w*|upon|after|once",
     "reveal": r"click\w*",
     "field": r"enter\w*|typ\w*",
     "field:upload": r"upload\w*",
-    "layout:header": r"scroll\w*",
+    "layout:header": r"scroll\w*|top",
+    "position": r"top|bottom|left|right|below|beneath|above|cent(?:er|re)(?:ed)?|positioned|placed"
+    r"|located",
     "grid": r"consistent\w*|uniform\w*|spacing|spaced|align\w*|evenly|equal|thumbnails?|cards?"
     r"|tiles?|each",
     "widget:radio": r"multiple",
-    "widget:contact": r"information|details",
+    "widget:contact": r"information|details|physical",
     "any": r"clearly|prominent\w*|visually",
 }
 HOME = re.compile(r"\b(?:home ?page|home page|landing page|main page|front page)\b", re.I)
@@ -74,9 +85,10 @@ SECTION_AFTER = re.compile(
     r"|banner|carousel|list|system|directory|library|archive|form|tracker|calendar)s?\b",
     re.I,
 )
+_NAME_WORD = r"(?!(?:on|in|the|of|at|to|a|an|and|from|is|are|with)\b)[\w'&/-]+\s+"
 PAGE_WORDS = re.compile(
     r"\b(on|in|within|at|of|from|to|into|the)\s+(?:the\s+|a\s+|an\s+|each\s+|every\s+|any\s+)?"
-    r"((?:(?!(?:on|in|the|of|at|to|a|an|and|from|is|are|with)\b)[\w'&/-]+\s+){1,5}?)pages?\b",
+    rf"({_NAME_WORD}(?:(?:and\s+|&\s+)?{_NAME_WORD}){{0,4}}?)pages?\b",
     re.I,
 )
 

@@ -108,7 +108,7 @@ def read_condition(condition: str, pass_: str = "", fail: str = "") -> Condition
     for n, part in enumerate(reading.parts, start=1):
         part.id = f"c{n}"
     reading.unread = _unread(plain, reading.parts)
-    if reading.parts and all(p.checker in ("cond.page", "cond.named") for p in reading.parts):
+    if reading.parts and all(p.checker == "cond.page" for p in reading.parts):
         reading.unread.append("(what it says of that place)")
     return reading
 
@@ -314,11 +314,17 @@ def _unread(plain: str, parts: list[Requirement]) -> list[str]:
     kinds = {"any"} | {p.checker.removeprefix("cond.") or p.kind for p in parts}
     kinds |= {f"{p.checker.removeprefix('cond.') or p.kind}:{p.role}" for p in parts}
     kinds |= {f"widget:{v[6:]}" for p in parts for v in p.values if v.startswith("needs:")}
+    kinds |= {"navigate:clicked" for p in parts if p.checker == "cond.navigate" and p.label
+              and p.order != 1}  # fmt: skip
     for part in parts:  # a page or feature name is a name, not a claim
         names = [part.label] if part.checker in ("cond.page", "cond.named") else []
         names += part.values[:1] if part.checker == "cond.navigate" and part.role == "named" else []
         for name in [f"each {n}" for n in names] + [f"every {n}" for n in names] + names:
             plain = plain.replace(name, " " * len(name))
+        if part.checker == "cond.navigate" and part.role == "vague" and part.label:
+            start, end = part.span.start, part.span.end  # "opens a page listing …": the place
+            kept = re.sub(r"(?i)\b(?!random)\w+", lambda m: " " * len(m.group()), plain[start:end])
+            plain = plain[:start] + kept + plain[end:]
     words = []
     for m in UNREAD.finditer(plain):
         word = m.group()
@@ -334,6 +340,8 @@ def _read_elsewhere(word: str, plain: str, at: int, parts: list[Requirement]) ->
     """A word a behaviour or style part covers ("submit … confirmation", "users can enter")."""
     low = word.lower()
     checkers = {p.checker for p in parts}
+    if any(p.checker == "cond.field" and low.startswith(p.label[:5]) for p in parts):
+        return True  # "fields for title, description …": the field reads its word
     if "cond.submit" in checkers and re.match(r"(?:allows?|lets|enabl|can|to )", low):
         return True
     if "cond.navigate" in checkers and low in ("clearly", "easily", "easy"):
