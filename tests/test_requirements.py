@@ -210,3 +210,21 @@ def test_element_colours_named_in_the_brief():
     assert not same_family([47, 111, 237, 1], by_label["Sign In"].label)  # a default blue
     blue = _facts(blocks=[TextBlock(tag="a", text="Sign In", color=[47, 111, 237, 1])])
     assert check_element_colour(by_label["Sign In"], blue).status == "fail"
+
+
+def test_second_review_misreadings_stay_fixed():
+    # "like Nunito or Quicksand": alternatives, one requirement that either meets
+    fonts = [
+        r
+        for r in extract("Headings in a rounded sans like Nunito or Quicksand.")
+        if r.kind == "font"
+    ]
+    assert [r.values for r in fonts] == [["Nunito", "Quicksand"]]
+    # "about 4 grid columns" names no About section; a colon stays part of a label
+    reqs = extract("The grid spans about 4 grid columns. A tag reads “Current Phase:” in green.")
+    assert not [r for r in reqs if r.kind == "section" and r.role == "about"]
+    assert "Current Phase:" in {r.label for r in reqs}
+    # a colour of an outline is no text colour; "on white" is the fill
+    reqs = extract("A button (“APEX”) on white with a thin black border.")
+    colours = [r for r in reqs if r.role.startswith("element-")]
+    assert [(r.key, r.role) for r in colours] == [("white", "element-fill")]

@@ -20,9 +20,9 @@ from mmstudio.report import RequirementResult
 from .findings import Findings
 
 #: largest Hamming distances between two pictures' hashes that a visitor reads as "the same
-#: picture twice": of the 64-bit difference hash (structure), or of the 256-bit average hash
-#: (layout of light and dark: the same composition in other colours)
-DUPLICATE_BITS = 12
+#: picture twice": the 64-bit difference hash (structure) with a loosely similar 256-bit average
+#: hash (light and dark), or a close average hash alone (one composition in other colours)
+DUPLICATE_BITS, LOOSE_LAYOUT_BITS = 12, 64
 LAYOUT_BITS = 40
 
 
@@ -85,7 +85,8 @@ def _bits(a: int, b: int) -> int:
 
 def near_duplicates(a: tuple[int, int], b: tuple[int, int]) -> bool:
     """Whether two pictures' :func:`hashes` say "the same picture" to a visitor."""
-    return _bits(a[0], b[0]) <= DUPLICATE_BITS or _bits(a[1], b[1]) <= LAYOUT_BITS
+    structure, layout = _bits(a[0], b[0]), _bits(a[1], b[1])
+    return (structure <= DUPLICATE_BITS and layout <= LOOSE_LAYOUT_BITS) or layout <= LAYOUT_BITS
 
 
 def check_duplicates(render: Render, found: Findings) -> None:

@@ -329,10 +329,12 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
     const w = fold(want);
     if (!w) return null;
     let best = null;
+    let exact = null;
     for (const [el, t] of folded) {
+      if (t === w && (!exact || exact.contains(el))) exact = el;
       if (t.includes(w) && (!best || (best.contains(el) && best !== el))) best = el;
     }
-    return best;
+    return exact || best;
   };
   const landmark = (el) => !el || el === document.body || el.matches('body, main, html, [data-mm-section], section, header, footer');
   const located = (pairs || []).map(([a, b]) => {

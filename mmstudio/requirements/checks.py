@@ -308,18 +308,23 @@ def check_widget(req: Requirement, facts: PageFacts) -> RequirementResult:
 
 
 def check_font(req: Requirement, facts: PageFacts) -> RequirementResult:
-    want = fold(req.label)
-    stacks = [f for f in facts.fonts if want in fold(f.family)]
+    """A named typeface (or one of the brief's alternatives) is used and drawable here."""
+    names = req.values or [req.label]
     drawable = {fold(k): v for k, v in facts.available.items()}
-    if stacks and drawable.get(want) is False:
-        shown = _fallback(stacks[0].family, drawable)
-        msg = f"{req.label} is named but not available; the text renders in {shown}"
-        return RequirementResult.of(req, "fail", msg, where=[f.where for f in stacks])
-    if stacks:
-        first = [f.where for f in stacks if fold(f.family.split(",")[0].strip("\"' ")) == want]
-        return RequirementResult.of(req, "pass", "declared", where=first or [stacks[0].where])
+    misses = []
+    for name in names:
+        want = fold(name)
+        stacks = [f for f in facts.fonts if want in fold(f.family)]
+        if stacks and drawable.get(want) is not False:
+            return RequirementResult.of(req, "pass", "declared", where=[f.where for f in stacks])
+        if stacks:
+            misses.append((name, _fallback(stacks[0].family, drawable)))
+    if misses:
+        name, shown = misses[0]
+        msg = f"{name} is named but not available; the text renders in {shown}"
+        return RequirementResult.of(req, "fail", msg)
     used = sorted({f.family.split(",")[0].strip("\"' ") for f in facts.fonts})
-    msg = f"{req.label} is not used; the page uses {', '.join(used) or 'the default font'}"
+    msg = f"{' or '.join(names)} is not used; the page uses {', '.join(used) or 'the default font'}"
     return RequirementResult.of(req, "fail", msg, used=used)
 
 

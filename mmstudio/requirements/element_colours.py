@@ -21,9 +21,14 @@ from .copy import _runs
 from .model import Requirement, RequirementResult
 from .text import fold, span, strip_label, vocabulary, words_pattern
 
-BEFORE, AFTER = 60, 45
+BEFORE, AFTER = 60, 70
 HUE_DEG = 35.0
-_FILL = re.compile(r"\b(background|filled|fill|button|pill|badge|chip|capsule|tag)\b", re.I)
+_FILL = re.compile(
+    r"\b(background|filled|fill|button|pill|badge|chip|capsule|tag|bubble|card|tile|panel|band"
+    r"|strip|box|block|banner)s?\b",
+    re.I,
+)
+_STROKE = re.compile(r"^[\s-]*(?:border|outline|stroke|frame|rule|underline|line)s?\b", re.I)
 _CUT = re.compile(r"[.;\n]|“|\"")
 _GREYS = ("grey", "gray", "light grey", "light gray", "dark grey", "dark gray")
 
@@ -52,12 +57,14 @@ def extract_element_colours(text: str, source: str = "prompt") -> list[Requireme
         start, end = run[0][1], run[-1][2]
         after = _clause_after(text, end)
         before = _clause_before(text, start)
-        m = pattern.search(after) or _last(pattern, before)
+        m, clause = _colour_word(pattern, after, before)
         if m is None:
             continue
-        clause = after if m.string is after else before
         word = m.group().lower()
-        fill = bool(_FILL.search(clause[max(0, m.start() - 25) : m.end() + 25]))
+        near_after = clause[m.end() : m.end() + 25]
+        near_before = clause[max(0, m.start() - 25) : m.start()]
+        on = re.search(r"\bon\s+(?:an?\s+|the\s+)?(?:[a-z-]+\s+)?$", near_before, re.I)
+        fill = bool(on or _FILL.search(near_after) or _FILL.search(near_before[-12:]))
         if not fill and word in _GREYS:
             continue  # a grey caption in #666 or #888: no designer's demand, a shade
         found.append(
@@ -76,9 +83,26 @@ def extract_element_colours(text: str, source: str = "prompt") -> list[Requireme
     return found
 
 
-def _last(pattern: re.Pattern[str], clause: str) -> re.Match[str] | None:
-    hits = list(pattern.finditer(clause))
-    return hits[-1] if hits else None
+def _colour_word(pattern, after: str, before: str):
+    """The colour word that names the element's text or fill — the first after the quotes,
+    else the last before them — skipping colours of a border, outline or rule (not checked)."""
+    for m in pattern.finditer(after):
+        if not _STROKE.match(after[m.end() :]):
+            return m, after
+    for m in reversed(list(pattern.finditer(before))):
+        if not _STROKE.match(before[m.end() :]):
+            return m, before
+    return None, ""
+
+
+def _innermost(blocks: list) -> list:
+    """Per text, the smallest block showing it (the element itself, not its wrappers)."""
+    best: dict[str, object] = {}
+    for block in blocks:
+        key = fold(block.text)
+        if key not in best or block.rect.area < best[key].rect.area:
+            best[key] = block
+    return list(best.values())
 
 
 def same_family(seen, named: str) -> bool:
@@ -108,15 +132,19 @@ def check_element_colour(req: Requirement, facts: PageFacts) -> RequirementResul
     blocks = [b for b, row in zip(facts.blocks, rows, strict=True) if row[1] in wanted]
     if not blocks:
         return RequirementResult.of(req, "unchecked", "the labelled element is not on the page")
-    wrong = []
-    for block in blocks:
+    wrong, right = [], 0
+    for block in _innermost(blocks) if not fill else blocks:
         colour = block.background if fill else block.color
         if fill and (colour is None or colour[3] < 0.3):
             colour = facts.page_background  # an outline button shows the page through it
         if colour is None:
             continue
-        if not same_family(colour, req.label):
+        if same_family(colour, req.label):
+            right += 1
+        else:
             wrong.append((block.text, "#" + "".join(f"{round(v):02x}" for v in colour[:3])))
+    if right:  # the brief's element is one of the blocks with that text: one in colour will do
+        wrong = []
     if not wrong:
         return RequirementResult.of(req, "pass", f"{req.key} as asked", labels=req.values)
     what = "filled" if fill else "set"

@@ -43,6 +43,9 @@ _GRID = re.compile(
 )
 
 
+_CHARTY = re.compile(r"\b(charts?|graphs?|donut|doughnut|pie|segments?|slices?|axis|bars)\b", re.I)
+
+
 def _number(word: str) -> int:
     word = word.lower()
     return int(word) if word.isdigit() else vocabulary()["numbers"].get(word, 0)
@@ -69,7 +72,8 @@ def extract_sections(text: str, source: str = "prompt") -> list[Requirement]:
         for m in words_pattern(entry["words"]).finditer(plain):
             if negated(plain, m.start()):
                 continue
-            after = plain[m.end() : m.end() + 25]
+            after = plain[m.end() : m.end() + 40].split()
+            after = " ".join(after[1:2] if after[:1] in (["us"], ["&"]) else after[:1])
             before = plain[max(0, m.start() - 30) : m.start()]
             if context.search(after) or re.search(r"\b(?:an?|the)\s+$", before):
                 described.append(m)
@@ -210,6 +214,9 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
             found.append(req)
     for m in _GRID.finditer(plain):
         n, noun = _number(m.group(1)), m.group(2).lower()
+        start, end = sentence_bounds(plain, m.start())
+        if _CHARTY.search(plain[start:end]):
+            continue  # "five plan tiers" of a donut chart: segments, not cards
         key = f"{n} {noun}"
         if n >= 2 and noun != "columns" and all(r.key != key for r in found):
             req = _layout(key, f"{n} {noun} side by side or in a grid", m, text, source, "minor")

@@ -121,12 +121,29 @@ def extract_fonts(text: str, source: str = "prompt") -> list[Requirement]:
             key=name,
             label=name,
             text=f"Typeface {name}",
-            span=span(text, max(0, m.start() - 40), m.end() + 20, source),
+            span=span(text, m.start(), m.end(), source),
             severity="minor",
         )
     # a longer name wins over a name it contains (Roboto Mono over Roboto)
     names = list(found)
-    return [r for k, r in found.items() if not any(k != o and k in o for o in names)]
+    kept = [r for k, r in found.items() if not any(k != o and k in o for o in names)]
+    return _alternatives(plain, sorted(kept, key=lambda r: r.span.start))
+
+
+def _alternatives(plain: str, fonts: list[Requirement]) -> list[Requirement]:
+    """Fonts the brief offers as alternatives ("like Nunito or Quicksand") make one requirement
+    that any of them meets (``values``)."""
+    out: list[Requirement] = []
+    for req in fonts:
+        previous = out[-1] if out else None
+        gap = plain[previous.span.end : req.span.start] if previous else ""
+        if previous and len(gap) < 40 and re.search(r"\b(?:or|/)\s*$|\bor\b", gap):
+            previous.values.append(req.label)
+            previous.text = f"Typeface {' or '.join(previous.values)}"
+            continue
+        req.values = [req.label]
+        out.append(req)
+    return out
 
 
 def extract_leaks(text: str, source: str = "prompt") -> list[Requirement]:

@@ -36,7 +36,7 @@ def loose(text: str) -> str:
 def strip_label(text: str) -> str:
     """A quoted label without the sentence's punctuation the brief put inside the quotes
     (“Sign In,” → Sign In; “CREATIVE CAMP.” → CREATIVE CAMP) and without outer spaces."""
-    return text.strip().rstrip(",;:.").strip()
+    return text.strip().rstrip(",;.").strip()
 
 
 def span(text: str, start: int, end: int, source: str = "prompt") -> Span:
