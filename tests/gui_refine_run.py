@@ -57,9 +57,16 @@ async def scenario(window, root: Path) -> dict:
     loads_before = len(loads)
     seen["context_enabled"] = window.issues.buttons["context"].isEnabled()
     window.issues.buttons["context"].click()
-    await asyncio.sleep(0.2)
     table = window.jobs_panel.table
-    seen["running_kinds"] = sorted({table.item(r, 1).text() for r in range(table.rowCount())})
+
+    def kinds() -> list[str]:
+        return sorted({table.item(r, 1).text() for r in range(table.rowCount())})
+
+    for _ in range(100):  # the job is listed once the refiner has read and committed the state
+        await asyncio.sleep(0.05)
+        if "refine-context" in kinds():
+            break
+    seen["running_kinds"] = kinds()
     await settle(window)
     await asyncio.sleep(1.0)  # the job-finished signal refreshes the panels, the preview reloads
     seen["after"] = window.tree._items[chart].data(1, SCORE_ROLE)
