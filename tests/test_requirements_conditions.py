@@ -17,12 +17,18 @@ from mmstudio.feedback.ledger import Verdict
 from mmstudio.render.base import Box
 from mmstudio.render.facts import HeaderFact, PageFacts, SectionFact, TextBlock
 from mmstudio.requirements.condition_dom import SiteDom
-from mmstudio.requirements.condition_judge import SiteCheck, _Cache, condition_judge, verdict
+from mmstudio.requirements.condition_judge import (
+    SiteCheck,
+    _Cache,
+    condition_judge,
+    condition_of,
+    verdict,
+)
 from mmstudio.requirements.condition_style import colour_names, font_class
 from mmstudio.requirements.condition_view import PageView
 from mmstudio.requirements.conditions import read_condition
-from mmstudio.studio.frontalk import Condition, condition_requirement
-from mmstudio.studio.frontalk_report import checked_rates
+from mmstudio.studio.frontalk import Condition, FrontalkOptions, condition_requirement
+from mmstudio.studio.frontalk_report import checked_rates, markdown, summarise
 
 FIXTURE = Path(__file__).parent / "fixtures" / "frontalk_checkable.json"
 
@@ -299,6 +305,28 @@ def test_checked_rates_leave_unchecked_conditions_out():
     assert (rates["checked_passes_at_intro"], rates["checked_passes_at_final"]) == (1, 0)
     assert rates["checked_forgetting_rate"] == 1.0
     assert checked_rates([], 3)["checked_share"] is None
+
+
+def test_the_summary_gives_the_checked_share_and_rates_over_checked():
+    tests = [
+        {"turn": 1, "statuses": ["pass", "pass"]},
+        {"turn": 1, "statuses": ["unchecked", "unchecked"]},
+        {"turn": 2, "statuses": [None, "fail"]},
+    ]
+    from mmstudio.studio.frontalk import frontalk_rates
+
+    record = {"id": "d.html", "ok": True, "turns": [{"seconds": 1.0}] * 2, "tests": tests,
+              "seconds": 2.0, "start_seconds": 0.5, **frontalk_rates(tests, 2)}  # fmt: skip
+    summary = summarise([record], FrontalkOptions())
+    assert (summary["checked"], summary["checked_share"]) == (2, round(2 / 3, 4))
+    assert summary["checked_pass_rate"] == 0.5 and summary["checked_forgetting_rate"] == 0.0
+    assert summary["pass_rate"] == 0.25  # FronTalk's own rate counts unchecked as not passing
+    page = markdown({**summary, "wall_seconds": 2.0})
+    assert "**Checked** 2/3 test conditions" in page and "unchecked 33%" in page
+    requirement = condition_requirement(
+        Condition(condition="A footer is present.", pass_="Footer.", fail="None."), "design"
+    )
+    assert condition_of(requirement) == ("A footer is present.", "Footer.", "None.")
 
 
 # --- agreement with hand marks --------------------------------------------------------------

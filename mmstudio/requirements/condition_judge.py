@@ -37,7 +37,6 @@ from .text import loose
 log = logging.getLogger(__name__)
 
 MAX_PAGES = 8  # pages of a site a "anywhere on the site" condition looks at
-_SPLIT = re.compile(r"\s+Passes when:\s+|\s+Fails when:\s+")
 #: ``await render_page(site_dir, file, width) -> (facts, screenshot image) | None``
 PageRender = Callable[[Path, str, int], Awaitable[Any]]
 
@@ -47,16 +46,11 @@ def condition_of(req: Any) -> tuple[str, str, str] | None:
     if not getattr(req, "check_only", False):
         return None
     text = req.text
-    parts = _SPLIT.split(text)
-    if len(parts) == 1:
-        return text, "", ""
-    passes = (
-        text.split(" Passes when: ", 1)[1].split(" Fails when: ")[0]
-        if " Passes when: " in text
-        else ""
-    )
-    fails = text.split(" Fails when: ", 1)[1] if " Fails when: " in text else ""
-    return parts[0], passes, fails
+    condition, _, rest = text.partition(" Passes when: ")
+    passes, _, fails = rest.partition(" Fails when: ")
+    if " Fails when: " in condition:  # a condition with a fail text and no pass text
+        condition, _, fails = condition.partition(" Fails when: ")
+    return condition, passes, fails
 
 
 def verdict(reading: ConditionReading, results: list[RequirementResult]) -> tuple[str, str]:
@@ -95,6 +89,8 @@ class SiteCheck(Behaviours):
         self.shared: str | None = None
 
     async def view(self, file: str) -> PageView | None:
+        """The rendered view of page ``file`` (rendered once per content; None when it could
+        not be rendered or no renderer is given)."""
         if file in self.views:
             return self.views[file]
         if self.shared is None:
@@ -111,6 +107,8 @@ class SiteCheck(Behaviours):
         return view
 
     async def run(self, steps: list[dict], page: str) -> tuple[bool, str]:
+        """(passed, detail) of a functional script on ``page`` (once per site content). Raises
+        ScriptError (a ValueError) for steps the runner refuses."""
         from mmstudio.feedback import functional
 
         key = (self.key, page, repr(steps))
@@ -124,6 +122,7 @@ class SiteCheck(Behaviours):
         return hit
 
     async def judge(self, reading: ConditionReading) -> tuple[str, str]:
+        """(status, detail) of one reading: its parts checked on the page(s) it is about."""
         pages = await self._pages(reading)
         if isinstance(pages, RequirementResult):
             return verdict(reading, [pages])

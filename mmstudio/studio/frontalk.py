@@ -12,12 +12,13 @@ checks them, nothing applies them — they are the hidden tests; ``aspect`` "beh
 ``function`` case, so the judge proves it by driving the page). With a model the instruction's
 own requirements are applied by the model refiners (:mod:`mmstudio.feedback.refiners`). The
 critic re-checks every condition so far after every turn (AceCoder), so the project's ledger holds
-each condition's verdict at every turn. The judge is :func:`~mmstudio.requirements.condition_judge.
-condition_judge`: rules read each condition (named text, controls, sections, widgets, fields,
-colours, fonts, layout, navigation, form submission) and check it on the rendered pages; with a
-model its judge is asked first and the rules decide what it left unchecked. A condition nothing
-reads stays unchecked and never counts as a pass; the rates are also given over the checked
-conditions only (:func:`~mmstudio.studio.frontalk_report.checked_rates`).
+each condition's verdict at every turn. The judge is the condition rules
+(:mod:`mmstudio.requirements.condition_judge`): they read each condition (named text, controls,
+sections, widgets, fields, colours, fonts, layout, navigation, form submission) and check it on
+the rendered pages; with a model its judge is asked first and the rules decide what it left
+unchecked. A condition nothing reads stays unchecked and never counts as a pass; the rates are
+also given over the checked conditions only (``checked_rates`` of
+:mod:`mmstudio.studio.frontalk_report`).
 
 Layout of ``DIR``: ``projects/<id>/`` (each dialogue's project), ``records/<id>.json`` (its turns,
 each test's status per turn, its rates), ``summary.json`` and ``summary.md``. Resuming: a dialogue
@@ -165,8 +166,9 @@ def frontalk_rates(tests: list[dict], final_turn: int) -> dict:
     """FronTalk's rates over ``tests`` ({turn, statuses: [status at turn 1, 2, …]}; a status is
     pass | fail | unchecked, None before the test exists): ``pass_rate`` (0–1, None without
     tests), ``forgetting_rate`` (None when nothing passed at introduction), the pass counts
-    behind it and ``at_intro`` {pass, fail, unchecked}: every test's status at its own turn
-    (see the module doc)."""
+    behind it, ``at_intro`` {pass, fail, unchecked}: every test's status at its own turn (see the
+    module doc), and the same rates over the checked tests only (``checked_*``, see
+    :func:`~mmstudio.studio.frontalk_report.checked_rates`)."""
     per_turn: dict[int, list[bool]] = defaultdict(list)
     for test in tests:
         per_turn[test["turn"]].append(_at(test, test["turn"]) == "pass")
