@@ -54,7 +54,8 @@ class Behaviours:
                 else dom.headings
             )
             if not controls and any(overlap(dest, h) >= 0.5 for h in home):
-                return result(part, "pass", f"“{dest}” is on {view.file} itself")
+                status = "unchecked" if _needs(part) else "pass"  # what it holds: not read here
+                return result(part, status, f"“{dest}” is on {view.file} itself")
             if not controls:
                 return result(part, "fail", f"no link on {view.file} leads to “{dest}”")
         outcomes = [await self._follow(part, view, c, dest, role) for c in controls[:4]]
@@ -80,8 +81,8 @@ class Behaviours:
                 "pass" if ok else "fail",
                 f"“{label}” leads to {target.file}{'#' + target.section if target.section else ''}",
             )
-        needs = [v[6:] for v in part.values[1:] if v.startswith("needs:")]
-        missing = [n for n in needs if _has(self.dom.page(target.file), n) is False]
+        has = {n: _has(self.dom.page(target.file), n) for n in _needs(part)}
+        missing = [n for n, ok in has.items() if ok is False]
         if missing:
             return result(
                 part, "fail", f"“{label}” leads to {target.file}, which has no {missing[0]}"
@@ -90,6 +91,9 @@ class Behaviours:
             return result(part, "fail", f"“{label}” leads back to the same page")
         heads = " ".join(self.dom.page(target.file).headings[:6]) if not target.section else ""
         named = overlap(dest, f"{desc} {control.text} {heads}")
+        if None in has.values():
+            return result(part, "unchecked", f"“{label}” leads to {target.file}; what it must "
+                          f"hold ({', '.join(has)}) no rule reads")  # fmt: skip
         if named >= 0.5 or (role == "vague" and not stems(dest)):
             return result(
                 part,
@@ -159,6 +163,10 @@ class Behaviours:
         except ValueError as exc:  # a selector the script runner refuses
             return result(part, "unchecked", f"no script: {exc}")
         return result(part, "pass" if passed else "fail", f"steps: {detail}", steps=len(steps))
+
+
+def _needs(part: Requirement) -> list[str]:
+    return [v[6:] for v in part.values[1:] if v.startswith("needs:")]
 
 
 def _has(dom, need: str) -> bool | None:

@@ -25,13 +25,13 @@ UNREAD = re.compile(
     r"|delet\w*|remov\w*|edit\w*|reply|replies|reminders?|persist\w*|updat(?:e|es|ed|ing)"
     r"|results?|categori[sz]ed|functional\w*|feedback|observe|inspect\w*|examin\w*|content of"
     r"|check the (?:styling|style|content|consistency|design|visual\w*|functionality|look)"
-    r"|navigation (?:back )?to|sharing|share|automatic\w*"
+    r"|navigation (?:back )?to|sharing|share|automatic\w*|reveal\w*|ticker"
     r"|information|details|profiles?|sorted|sorts?|sorting|filter(?:s|ed|ing)? (?:by|the|events"
     r"|content|articles|initiatives|policies)|(?:can|to) (?:filter|search|rate|review|post"
     r"|comment|login|log in|register|book|play|print|verify|save|track|compare|browse|find"
     r"|explore|manage|view|read|see|write|perform|use|select|toggle|input|complete)"
     r"|allows?|lets|enabl\w+ users? to (?!enter)|timeline|ratings?|stars?|spacing|spaced|align\w*"
-    r"|consistent\w*|evenly|equal|matches|complement\w*|visually|clearly|brief|short|lists?|listing"
+    r"|consistent\w*|evenly|equal|matches|complement\w*|visually|clearly|brief|short|lists?|listings?"
     r"|selectab\w*|selecting|thumbnails?|enhanc\w*|scor(?:e|es|ing)|complet\w*|prompt\w*|upon|after"
     r"|before|once|until|previous\w*|still|again|away|visual|indicat\w*|active|images?|photos?"
     r"|pictures?|photograph\w*|illustrations?|submit\w*|filters?|filtering|physical|examples?"
@@ -43,7 +43,7 @@ UNREAD = re.compile(
 #: unread words a part reads after all (a grid part reads "consistent spacing" …)
 READ_BY = {
     "text:paragraph": r"brief|short|descriptions?|summar(?:y|ies)|excerpts?",
-    "text:section": r"brief|short",
+    "text:section": r"brief|short|ticker",
     "contrast": r"distinct\w*|visually|clearly|styled|style[ds]?|use[sd]?|compared",
     "columns": r"results?|filters?|left|right",
     "widget:carousel": r"multiple",
@@ -56,7 +56,7 @@ READ_BY = {
     "navigate:clicked": r"click\w*|lists?|listing|displaying|showing|featuring|containing",
     "widget:select": r"filters?|filtering",
     "submit": r"click\w*|enter\w*|typ\w*|submit\w*|upon|after|once",
-    "reveal": r"click\w*",
+    "reveal": r"click\w*|reveal\w*",
     "field": r"enter\w*|typ\w*",
     "field:upload": r"upload\w*",
     "layout:header": r"scroll\w*|top",
@@ -76,7 +76,7 @@ CONTROL_NOUN = re.compile(
 )
 CONTROL_BEFORE = re.compile(
     r"\b(buttons?|links?|menu items?|tabs?|options?|menus?)\s+(?:labell?ed|titled|named|called"
-    r"|for|to|like|reading|such as)?\s*:?\s*\W?$",
+    r"|for|to|like|reading|such as)?\s*(?:the\s+)?:?\s*\W?$",
     re.I,
 )
 PAGE_AFTER = re.compile(r"^\W{0,3}\s*pages?\b", re.I)
