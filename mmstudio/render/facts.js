@@ -180,6 +180,7 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
   let visited = 0;
   const pageArea = Math.max(1, document.documentElement.scrollWidth * document.documentElement.scrollHeight);
   const pictures = [];
+  const short = (src) => (src && src.startsWith('data:') ? src.slice(0, 48) : src); // an inline image's bytes stay in the page
   for (const el of all) {
     if (++visited > 6000) break;
     if (el.closest('script, style, svg')) continue;
@@ -198,11 +199,11 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
     if (parseFloat(cs.borderTopWidth) > 0 && cs.borderTopStyle !== 'none') addColour(rgba(cs.borderTopColor), 'border', 0.001);
     const bgUrl = /url\(["']?([^"')]+)["']?\)/.exec(cs.backgroundImage || '');
     if (bgUrl && area > 2500 && !/^data:image\/svg/.test(bgUrl[1])) {
-      pictures.push({ kind: 'background', src: new URL(bgUrl[1], document.baseURI).href, rect: box(r), alt: el.getAttribute('aria-label') || '',
+      pictures.push({ kind: 'background', src: short(new URL(bgUrl[1], document.baseURI).href), rect: box(r), alt: el.getAttribute('aria-label') || '',
         owner: ownerOf(el), section: sectionOf(el), selector: sel(el) });
     }
     if (el.tagName === 'IMG' && area > 400) {
-      pictures.push({ kind: 'img', src: el.currentSrc || el.src, rect: box(r), alt: el.alt || '',
+      pictures.push({ kind: 'img', src: short(el.currentSrc || el.src), rect: box(r), alt: el.alt || '',
         owner: ownerOf(el), section: sectionOf(el), selector: sel(el) });
     }
   }
@@ -215,7 +216,7 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
   const rootBg = rgba(getComputedStyle(document.documentElement).backgroundColor);
 
   const videos = [...document.querySelectorAll('video')].filter(shown).map((v) => ({
-    src: v.currentSrc || v.src, rect: box(v.getBoundingClientRect()), owner: ownerOf(v),
+    src: short(v.currentSrc || v.src), rect: box(v.getBoundingClientRect()), owner: ownerOf(v),
     section: sectionOf(v), autoplay: v.autoplay, loop: v.loop, muted: v.muted,
   }));
 
