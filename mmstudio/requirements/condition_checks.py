@@ -123,6 +123,8 @@ def _widget(part: Requirement, view: PageView) -> RequirementResult:
             texts and (re.search(r"search", names) or any("search" in c.text.lower()
                                                           for c in dom.controls))
         )  # fmt: skip
+    elif role == "tabs":
+        found = facts.widgets.get("tabs") or re.search(r"\btabs?\b|\btab-|-tabs?\b", names)
     elif role == "carousel":
         found = facts.widgets.get("carousel") or re.search(r"carousel|slider|swiper|slide", names)
     else:
@@ -179,8 +181,8 @@ def _field(part: Requirement, view: PageView) -> RequirementResult:
 
 def _image(part: Requirement, view: PageView) -> RequirementResult:
     box = view.region(part.role) if part.role != "page" else None
-    if part.role != "page" and box is None:
-        return result(part, "fail", f"no {part.role} on the page")
+    if part.role != "page" and box is None:  # whether it exists is a part of its own
+        return result(part, "unchecked", f"no {part.role} on this page to look in")
     pics = [
         p
         for p in view.facts.pictures

@@ -109,6 +109,8 @@ def contrast_check(part: Requirement, view: PageView) -> RequirementResult:
     element = part.role.partition("@")[0]
     if element in ("button",) or element.startswith("control:"):
         blocks = view.blocks(part.role)
+        if not blocks and view.blocks(element):  # one outside the box the container measured
+            return result(part, "unchecked", f"the {element} is outside the measured container")
         if not blocks:
             return result(part, "fail", f"no {element} to compare")
         b = blocks[0]
