@@ -64,9 +64,7 @@ class PageView:
                 ),
                 None,
             )
-            if pic is not None or name != "banner":
-                return pic.rect if pic else None
-            name = "hero"  # "the homepage banner": the hero when nothing is called a banner
+            return pic.rect if pic else None
         section = find_section(name, facts)
         if section is None and name == "hero":  # a hero inside the <header>: its picture
             pic = next((p for p in facts.pictures if "hero" in p.selector.lower()), None)
