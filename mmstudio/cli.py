@@ -350,10 +350,17 @@ def _bench_frontalk(args: argparse.Namespace) -> int:
         f"failed), {result['turns']} turns, {result['tests']} test conditions; pass rate "
         f"{_num(result['pass_rate'])}, forgetting rate {_num(result['forgetting_rate'])}; at "
         f"introduction {at['pass']} pass / {at['fail']} fail / {at['unchecked']} unchecked\n"
+        f"  checked {_share(result.get('checked_share'))} of the test conditions; over those: "
+        f"pass rate {_num(result.get('checked_pass_rate'))}, forgetting rate "
+        f"{_num(result.get('checked_forgetting_rate'))}\n"
         f"  summary: {result['files']['md']}"
     )
     _emit(args, result, text)
     return 0
+
+
+def _share(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
 
 
 def cmd_turns(args: argparse.Namespace) -> int:
