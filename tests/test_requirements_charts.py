@@ -580,3 +580,20 @@ def test_only_its_own_requirements_are_checked():
 
     other = Requirement(id="copy-1", kind="copy", key="Hello", text="Copy “Hello”")
     assert check_data([other], facts()) == []
+
+
+def test_a_chart_is_named_by_its_sections_heading():
+    from mmstudio.render.base import Box
+    from mmstudio.render.facts import ChartFact, PageFacts, SectionFact, Series, TextBlock
+    from mmstudio.requirements.charts import check_data, extract_data
+
+    brief = "A section titled “Flavour Notes by Origin” shows a bar chart comparing three origins."
+    reqs = [r for r in extract_data(brief) if r.kind == "chart"]
+    chart = ChartFact(owner="c1", section="charts", readable=True, rect=Box(y=900, w=600, h=300),
+                      series=[Series(type="bar", name="Sweetness", data=[8, 7, 6])])  # fmt: skip
+    note = TextBlock(tag="p", text="Scores from our cupping table", owner="c1")
+    facts = PageFacts(
+        charts=[chart], blocks=[note],
+        sections=[SectionFact(id="charts", heading="Flavour Notes by Origin")],
+    )  # fmt: skip
+    assert [r.status for r in check_data(reqs, facts)] == ["pass"]

@@ -285,8 +285,8 @@ def _type_ok(req: Requirement, types: set[str]) -> bool:
 
 
 def _captions(c: ChartFact, facts: PageFacts) -> list[str]:
-    """The chart's own title and the short texts just above it or inside its box."""
-    out = [c.title] if c.title else []
+    """The chart's own title, its section's heading and the short texts above it or inside it."""
+    out = [t for t in (c.title, *(s.heading for s in facts.sections if s.id == c.section)) if t]
     r = c.rect
     for b in facts.blocks:
         br = b.rect
