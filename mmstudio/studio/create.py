@@ -1,16 +1,15 @@
 """Creating a project from a prompt: plan, build the site, install it, evaluate, commit.
 
-The site is built in a hidden folder beside the project and the project folder is created only
-once the site is complete; until its first version is committed, a failure or a cancellation
-removes it again, so a failed or cancelled run leaves no half-made project behind (a run killed
-in that short window leaves a project without a version, which opens and can be deleted). From
-its creation on, the run holds the project's writer lock.
+The whole project — site, plan, report and its first version — is made in a hidden building
+folder beside ``root`` (``.<name>.building-<pid>-*``) and moved into place with one rename once
+its first version is committed. So ``root`` either does not exist or holds a complete project
+with a head: a failure, a cancellation or a ``kill -9`` at any point before the rename leaves
+only the building folder, which the next run at the same place deletes. Reflection then runs on
+the project in place, under its writer lock.
 
 The first commit (hashing and storing every file) runs in a worker thread (the loop may be the
 GUI's) to its end (:func:`~mmstudio.threads.run_to_end`): a cancellation that lands during it
-stops the run once the version is saved, and the project stays. Installing the site and plan
-(two renames and one small file) stays on the loop, right after the project folder is made, so
-that the window in which a kill leaves a project without a site stays as short as it can be.
+stops the run once the version is saved and moved into place, and the project stays.
 """
 
 from __future__ import annotations
@@ -134,7 +133,6 @@ async def _generate(
     except OSError as exc:
         raise ProjectError(f"cannot create a project in {root.parent}: {exc.strerror}") from None
     timings = {"plan": round(plan_seconds, 3)}
-    project: Project | None = None
     try:
         site = workspace / "site"
         site.mkdir()
@@ -143,24 +141,44 @@ async def _generate(
                 plan, designer, site, concurrency=concurrency, progress=progress
             )
         timings.update(build.timings)
-        project = Project.create(root, prompt=prompt, provider=designer.name, title=plan.title)
-        with writer_lock(project.root, "mmstudio new"):
-            await _first_version(project, site, plan, evaluate, progress, timings)
-            project_done = project
-            project = None  # committed: from here on the project stays, whatever happens
-            reflection = None
+        staged = Project.create(
+            workspace / "project", prompt=prompt, provider=designer.name, title=plan.title
+        )
+        cancelled = False
+        with writer_lock(staged.root, "mmstudio new"):
+            try:
+                await _first_version(staged, site, plan, evaluate, progress, timings)
+            except asyncio.CancelledError:
+                if staged.manifest.head is None:
+                    raise
+                cancelled = True  # landed during the commit, which ran to its end
+        # committed: one rename puts the complete project in place; from here on it stays
+        project_done = _move_into_place(staged.root, root)
+        if cancelled:
+            raise asyncio.CancelledError
+        reflection = None
+        with writer_lock(project_done.root, "mmstudio new"):
             if evaluate and rounds > 0 and project_done.read_report() is not None:
                 reflection = await _reflect(project_done, rounds, progress, timings)
                 plan = project_done.read_plan()
-    except BaseException:
-        if project is not None and project.manifest.head is None:  # never committed
-            shutil.rmtree(project.root, ignore_errors=True)  # leave nothing half-made
-        raise
     finally:
         shutil.rmtree(workspace, ignore_errors=True)
         _live_workspaces.discard(workspace)
     timings["total"] = round(time.perf_counter() - started, 3)
     return NewProject(project=project_done, plan=plan, timings=timings, reflection=reflection)
+
+
+def _move_into_place(staged: Path, root: Path) -> Project:
+    """Rename the committed project folder ``staged`` to ``root`` (absent or an empty folder,
+    which the rename replaces) and open it there; raises ProjectError when ``root`` was taken
+    meanwhile."""
+    try:
+        os.rename(staged, root)
+    except OSError as exc:
+        if root.exists() and any(root.iterdir()):
+            raise ProjectError(f"{root} was filled by another program meanwhile") from None
+        raise ProjectError(f"cannot create {root}: {exc.strerror}") from None
+    return Project.open(root)
 
 
 _live_workspaces: set[Path] = set()  # building folders of this process's running generations
