@@ -17,7 +17,7 @@ from mmstudio.feedback.ledger import Verdict
 from mmstudio.render.base import Box
 from mmstudio.render.facts import HeaderFact, PageFacts, SectionFact, TextBlock
 from mmstudio.requirements.condition_dom import SiteDom
-from mmstudio.requirements.condition_judge import (
+from mmstudio.feedback.condition_judge import (
     SiteCheck,
     _Cache,
     condition_judge,

@@ -86,14 +86,12 @@ def _cartesian(kind: str, categories: list[str], series: list[Series], ink: Ink)
 
 def _slices(categories: list[str], values: list[float | None]) -> list[dict]:
     """name/value pairs, largest first beyond ``SLICE_LIMIT`` (the rest summed as "Other")."""
-    pairs = [
-        {"name": n, "value": v} for n, v in zip(categories, values, strict=False) if v is not None
-    ]
-    if len(pairs) <= SLICE_LIMIT:
-        return pairs
-    pairs.sort(key=lambda p: -p["value"])
-    rest = sum(p["value"] for p in pairs[SLICE_LIMIT - 1 :])
-    return [*pairs[: SLICE_LIMIT - 1], {"name": "Other", "value": rest}]
+    known = [(n, v) for n, v in zip(categories, values, strict=False) if v is not None]
+    if len(known) > SLICE_LIMIT:
+        known.sort(key=lambda pair: -pair[1])
+        rest = sum(v for _, v in known[SLICE_LIMIT - 1 :])
+        known = [*known[: SLICE_LIMIT - 1], ("Other", rest)]
+    return [{"name": n, "value": v} for n, v in known]
 
 
 def _pie(kind: str, categories: list[str], series: list[Series], ink: Ink) -> dict:

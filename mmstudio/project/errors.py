@@ -46,7 +46,7 @@ def is_disk_error(exc: BaseException) -> bool:
 def disk_reason(exc: BaseException) -> str:
     """A few words for a disk error: "no space left on device", "permission denied", …"""
     if isinstance(exc, atomic.DiskError):
-        return exc.strerror
+        return exc.strerror or "a disk error"
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
         return "no space left on device"
     if isinstance(exc, shutil.Error) and is_disk_error(exc):

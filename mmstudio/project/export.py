@@ -45,7 +45,7 @@ class _Refs(HTMLParser):
 
 
 def _site_files(site: Path) -> list[Path]:
-    files = []
+    files: list[Path] = []
     for root, dirs, names in os.walk(site):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
         files.extend(Path(root) / n for n in sorted(names))

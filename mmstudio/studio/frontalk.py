@@ -13,7 +13,7 @@ checks them, nothing applies them — they are the hidden tests; ``aspect`` "beh
 own requirements are applied by the model refiners (:mod:`mmstudio.feedback.refiners`). The
 critic re-checks every condition so far after every turn (AceCoder), so the project's ledger holds
 each condition's verdict at every turn. The judge is the condition rules
-(:mod:`mmstudio.requirements.condition_judge`): they read each condition (named text, controls,
+(:mod:`mmstudio.feedback.condition_judge`): they read each condition (named text, controls,
 sections, widgets, fields, colours, fonts, layout, navigation, form submission) and check it on
 the rendered pages; with a model its judge is asked first and the rules decide what it left
 unchecked. A condition nothing reads stays unchecked and never counts as a pass; the rates are
@@ -140,7 +140,7 @@ def condition_requirement(condition: Condition, kind: str) -> Requirement:
         text += f" Passes when: {' '.join(condition.pass_.split())}"
     if condition.fail:
         text += f" Fails when: {' '.join(condition.fail.split())}"
-    aspect = "behaviour" if kind == "function" else "design"
+    aspect: Literal["behaviour", "design"] = "behaviour" if kind == "function" else "design"
     return Requirement(
         text=text, op="free", target=None, target_kind="page", aspect=aspect, check_only=True
     )
@@ -256,7 +256,7 @@ class _Models:
 
     @classmethod
     def of(cls, options: FrontalkOptions) -> _Models:
-        from mmstudio.requirements.condition_judge import condition_judge
+        from mmstudio.feedback.condition_judge import condition_judge
 
         if options.provider == "offline":
             return cls(judge=condition_judge())

@@ -26,13 +26,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from .condition_checks import check_part
-from .condition_dom import SiteDom, overlap
-from .condition_steps import Behaviours
-from .condition_view import PageView, result
-from .conditions import ConditionReading, read_condition
-from .model import Requirement, RequirementResult
-from .text import loose
+from mmstudio.requirements.condition_checks import check_part
+from mmstudio.requirements.condition_dom import SiteDom, overlap
+from mmstudio.requirements.condition_steps import Behaviours
+from mmstudio.requirements.condition_view import PageView, result
+from mmstudio.requirements.conditions import ConditionReading, read_condition
+from mmstudio.requirements.model import Requirement, RequirementResult
+from mmstudio.requirements.text import loose
 
 log = logging.getLogger(__name__)
 
