@@ -338,7 +338,7 @@ def test_pair_with_label_and_description() -> None:
     )
     items = [i for s in plan.sections for i in s.items]
     assert [(i.label, i.title, i.text) for i in items] == [
-        ("Program 01", "Resonant Studios.", "A series of interventions in creative spaces.")
+        ("Program 01", "Resonant Studios", "A series of interventions in creative spaces.")
     ]
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mmstudio.plan import SectionItem
 from mmstudio.providers.offline import planner_elements as element_rules
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
+from mmstudio.providers.offline.planner_labels import label_text
 from mmstudio.providers.offline.planner_sections import Draft
 
 _LIST_GAP = re.compile(r"^[\s,;:.]*(?:(?:and|or|then|&|plus)\b)?[\s,]*$", re.I)
@@ -258,14 +259,17 @@ def _by_kind(kind: str, text: str) -> str:
 
 def _put(c: Candidate, prose: str) -> None:
     """Place one quote into its draft (or the draft's element) according to its slot."""
-    draft, slot, text = c.draft, c.slot or _by_kind(c.draft.kind, c.quote.text), c.quote.text
+    draft, slot = c.draft, c.slot or _by_kind(c.draft.kind, c.quote.text)
     if draft.kind == "stats" and slot in ("tag", "item", "heading", "paragraph"):
         slot = "kpi"
+    text = label_text(c.quote.text, slot)
     element = element_rules.element_at(draft.elements, c.unit, c.quote.start)
-    if element is not None and element_rules.claims(element, slot, c.explicit, c.quote):
+    shown = replace(c.quote, text=text)
+    if element is not None and element_rules.claims(element, slot, c.explicit, shown):
         return
     if slot == "pair":
-        draft.add("items", SectionItem(title=text, text=c.text, label=c.label))
+        pair_text, label = label_text(c.text, "paragraph"), label_text(c.label, "tag")
+        draft.add("items", SectionItem(title=text, text=pair_text, label=label))
     elif slot in ("nav", "button"):
         chrome = draft.kind in ("header", "footer", "sidebar")
         draft.add("nav_items" if slot == "nav" and chrome else "buttons", text)
