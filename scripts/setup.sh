@@ -61,6 +61,29 @@ if ! have_browser; then
 fi
 have_browser || echo "warning: no usable Chromium; rendering and evaluation will not work (see mmstudio doctor)" >&2
 
+# --- the X libraries the desktop app's Qt xcb plugin needs (not part of the PySide6 wheel) -----
+# ldd names what the plugin (and QtWebEngine) cannot find; nothing is installed when all are there.
+qt_dir=$(.venv/bin/python -c 'import PySide6, os; print(os.path.join(os.path.dirname(PySide6.__file__), "Qt"))' 2>/dev/null || true)
+missing_qt_libs() {
+  [ -n "$qt_dir" ] || return 0
+  for lib in "$qt_dir/plugins/platforms/libqxcb.so" "$qt_dir/lib/libQt6XcbQpa.so.6" "$qt_dir/lib/libQt6WebEngineCore.so.6"; do
+    [ -f "$lib" ] && ldd "$lib" 2>/dev/null | awk '/not found/ {print $1}'
+  done | sort -u
+}
+if [ -n "$qt_dir" ] && [ -n "$(missing_qt_libs)" ]; then
+  if as_root_on_debian; then
+    say "installing the X libraries of the desktop app: $(missing_qt_libs | tr '\n' ' ')"
+    apt_install libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 \
+      libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libxkbcommon-x11-0 \
+      libxkbcommon0 libegl1 libgl1 libfontconfig1 libdbus-1-3 libnss3 libxcomposite1 \
+      libxdamage1 libxrandr2 libxtst6 libxkbfile1 libxshmfence1 libgbm1
+    [ -z "$(missing_qt_libs)" ] || echo "warning: still missing for the desktop app: $(missing_qt_libs | tr '\n' ' ')" >&2
+  else
+    echo "warning: the desktop app cannot open a window under X: missing $(missing_qt_libs | tr '\n' ' ')" >&2
+    echo "  Debian/Ubuntu: sudo apt-get install libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-render-util0 libxcb-xkb1 libxkbcommon-x11-0" >&2
+  fi
+fi
+
 say "set-up done: $(.venv/bin/mmstudio --version)"
 [ "$demo" = 1 ] || exit 0
 

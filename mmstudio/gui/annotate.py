@@ -44,6 +44,27 @@ OPERATIONS = (
 )  # fmt: skip
 CHART_TYPES = ("bar", "line", "area", "pie", "donut", "scatter")  # "change chart type" menu
 INSERT_KINDS = ("image", "chart", "video", "text")  # "insert here" menu (a box in free space)
+_MOVES = ("bigger", "smaller", "hide", "move up", "move down")
+#: the operations the offline rules apply to each kind of marked element
+VALID = {
+    "section": (*TONES, "recolour", *_MOVES),
+    "text": (*TONES, "recolour", *_MOVES, "replace text with the note"),
+    "image": (*TONES, *_MOVES),
+    "video": (*TONES, *_MOVES),
+    "chart": (*TONES, "recolour", *_MOVES),
+}
+
+
+def operations_for(kinds: set[str], free: bool) -> tuple[list[str], bool, bool]:
+    """What the mark menu offers for a mark on elements of ``kinds`` (``free``: a box in free
+    space): (operations valid for every marked kind, offer "change chart type", offer "insert
+    here")."""
+    if free or not kinds:
+        return [], False, free
+    ops = [op for op in OPERATIONS if all(op in VALID.get(kind, ()) for kind in kinds)]
+    return ops, kinds == {"chart"}, False
+
+
 __all__ = ["AnnotateDialog", "Canvas", "open_annotator", "wireframe"]
 
 
@@ -125,17 +146,41 @@ class AnnotateDialog(QDialog):
         for mark in self.canvas.marks:
             self.marks_list.addItem(mark_line(mark, self.canvas.elements))
 
-    def _operation_menu(self, shape_id: str, where) -> None:
+    def mark_kinds(self, shape_id: str) -> tuple[set[str], bool]:
+        """(kinds of the elements the mark of ``shape_id`` points at, whether it is a box in
+        free space)."""
+        from mmstudio.feedback.elements import by_id
+
+        shape = self.canvas.annotation.shape(shape_id)
+        owner = shape.attached_to if shape is not None and shape.attached_to else shape_id
+        mark = next((m for m in self.canvas.marks if m.shape.id == owner), None)
+        if mark is None:
+            return set(), False
+        kinds = {by_id(self.canvas.elements, t).kind for t in mark.targets}
+        return {k for k in kinds if k}, bool(mark.free)
+
+    def operation_menu(self, shape_id: str) -> QMenu:
+        """The menu of operations valid for what the mark points at (see :data:`VALID`)."""
         menu = QMenu(self)
-        for label in OPERATIONS:
+        kinds, free = self.mark_kinds(shape_id)
+        ops, charts, inserts = operations_for(kinds, free)
+        for label in ops:
             menu.addAction(label, lambda w=label: self.choose_operation(shape_id, w))
-        charts = menu.addMenu("Change chart type")
-        for kind in CHART_TYPES:
-            charts.addAction(kind, lambda k=kind: self.choose_operation(shape_id, f"{k} chart"))
-        inserts = menu.addMenu("Insert here (box in free space)")
-        for kind in INSERT_KINDS:
-            inserts.addAction(kind, lambda k=kind: self.choose_operation(shape_id, f"insert {k}"))
-        menu.popup(where)
+        if charts:
+            sub = menu.addMenu("Change chart type")
+            for kind in CHART_TYPES:
+                sub.addAction(kind, lambda k=kind: self.choose_operation(shape_id, f"{k} chart"))
+        if inserts:
+            sub = menu.addMenu("Insert here (box in free space)")
+            for kind in INSERT_KINDS:
+                sub.addAction(kind, lambda k=kind: self.choose_operation(shape_id, f"insert {k}"))
+        if menu.isEmpty():
+            none = menu.addAction("This mark points at no element: write a note instead")
+            none.setEnabled(False)
+        return menu
+
+    def _operation_menu(self, shape_id: str, where) -> None:
+        self.operation_menu(shape_id).popup(where)
 
     def choose_operation(self, shape_id: str, word: str) -> None:
         """The offline menu (no model needed): attach the operation as a note to the mark, so it
@@ -193,6 +238,18 @@ class AnnotateDialog(QDialog):
             self._show_result(job.result)
         if job.state in ("done", "failed", "cancelled"):
             self.send_button.setEnabled(True)
+
+    def show_page(self, background: QImage, elements) -> None:
+        """Start over on a new capture of the page (after a turn committed): the new screenshot
+        (or wireframe), its elements, no marks; the instruction is cleared, the requirement
+        list of the turn just sent stays."""
+        sketch = self.canvas.annotation.sketch
+        width = self.canvas.annotation.device_width
+        annotation = Annotation(device_width=width, viewport=(width, 800), sketch=sketch)
+        picture = wireframe(width, elements) if sketch else background
+        self.canvas.start_over(picture, elements, annotation)
+        self.instruction.clear()
+        self._show_marks()
 
     def _show_result(self, result) -> None:
         """The turn's requirements with their verdicts, then what still fails, what was not
@@ -280,6 +337,7 @@ def _send(window, text: str, annotation: Annotation, png: Path):
             panel = getattr(window, "turns_panel", None)
             if panel is not None:
                 panel.refresh()
+            _recapture(window, dialog)
 
     def progress(update) -> None:
         if update.id == job.id and update.state == "running":
@@ -288,3 +346,34 @@ def _send(window, text: str, annotation: Annotation, png: Path):
     unsubscribe = window.session.jobs.subscribe(progress)
     window.job_finished.connect(follow)
     return job
+
+
+def _recapture(window, dialog: AnnotateDialog):
+    """Capture the page again after a committed turn and show it in the open editor, so the
+    next marks are drawn on the page as it now is. Returns the capture job (None: no project)."""
+    from mmstudio.feedback import page_elements
+    from mmstudio.feedback.turn import default_render
+
+    project = window.session.project
+    if project is None:
+        return None
+    width = dialog.canvas.annotation.device_width
+    dialog.state.setText(dialog.state.text() + " · taking a new screenshot…")
+
+    async def capture(ctx):
+        ctx.progress(0.2, "taking a screenshot of the page")
+        return await default_render(project.site_dir, width, project.renders_dir / "annotate")
+
+    def captured(job) -> None:
+        if job.id != capture_job.id:
+            return
+        window.job_finished.disconnect(captured)
+        if job.state == "done" and window.annotator is dialog:
+            dialog.show_page(QImage(job.result.screenshot), page_elements(job.result))
+            dialog.state.setText(dialog.state.text().replace(" · taking a new screenshot…", "")
+                                 + " · the page as it now is")  # fmt: skip
+            dialog.recaptured = True
+
+    capture_job = window.session.jobs.submit("annotate-capture", capture, slot="annotate")
+    window.job_finished.connect(captured)
+    return capture_job

@@ -90,6 +90,15 @@ class Canvas(QWidget):
         self._fit()
         self.update()
 
+    def start_over(self, background: QImage, elements: list[PageElement], annotation) -> None:
+        """A new page under the canvas: its picture and elements, ``annotation`` (no marks),
+        nothing selected and nothing to undo (old marks do not belong on the new page)."""
+        self.elements, self.annotation, self.selected = elements, annotation, None
+        self._undo.clear()
+        self._redo.clear()
+        self.set_background(background)
+        self._after_change()
+
     def set_background(self, image: QImage) -> None:
         self.background = image
         self._fit()

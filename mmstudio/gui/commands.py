@@ -7,13 +7,53 @@ or opens a dialog that does."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
-from mmstudio.gui.dialogs import HistoryDialog, NewProjectDialog, SettingsDialog
+from mmstudio.gui.dialogs import HistoryDialog, NewProjectDialog, SettingsDialog, free_folder
 from mmstudio.providers.settings import load_settings, save_config
+from mmstudio.report import Report
+
+log = logging.getLogger("mmstudio.gui.commands")
+_LEVEL_WORDS = {
+    "local": "its own file (regenerate or repair the asset)",
+    "context": "how the page embeds it (its CSS and container)",
+    "global": "the page's layout and style",
+}
+
+
+def routed(report: Report | None, level: str, element: str | None) -> list:
+    """The issues a ``level`` refine of ``element`` (None: the page) would work on."""
+    if report is None:
+        return []
+    from mmstudio.refine import route
+
+    return [i for t in route(report, level=level, element=element) for i in t.issues]
+
+
+def nothing_to_refine(level: str, element: str | None) -> str:
+    """The notice for a refine with no issue to work on, and the way forward."""
+    what = element or "the page"
+    where = "the Issues dock's instruction box" if element else "Page › Annotate"
+    return (
+        f"No issues at the {level} level for {what}: nothing to refine. To change it anyway, "
+        f"say what should change in {where}."
+    )
+
+
+def outcome_line(level: str, element: str | None, outcomes: list) -> str:
+    """One line on what a refine did: the changes kept, and why the others were not."""
+    what = element or "the page"
+    if not outcomes:
+        return f"{level.capitalize()} refine of {what}: no rule applies; nothing changed"
+    kept = [o for o in outcomes if o.outcome == "accepted"]
+    others = [f"{o.outcome} ({o.reason})" if o.reason else o.outcome for o in outcomes
+              if o.outcome != "accepted"]  # fmt: skip
+    line = f"{level.capitalize()} refine of {what}: {len(kept)} of {len(outcomes)} change(s) kept"
+    return line + (f"; {'; '.join(others[:3])}" if others else "")
 
 
 class ProjectCommands:
@@ -31,7 +71,10 @@ class ProjectCommands:
         """Ask for a prompt, provider, rounds and folder (a window-modal sheet that does not
         block the event loop); Generate starts the project as a job. Returns the dialog."""
         prefs = self.prefs()
-        dialog = NewProjectDialog(self, prompt)
+        # a fresh folder each time: not one on disk, being generated or proposed in this session
+        folder = free_folder(Path.home() / "mmstudio-projects", taken=self.proposed_folders)
+        self.proposed_folders.add(folder)
+        dialog = NewProjectDialog(self, prompt, folder)
         dialog.provider.setCurrentText(prefs["provider"])
         dialog.rounds.setValue(prefs["rounds"])
 
@@ -86,16 +129,24 @@ class ProjectCommands:
         elif self.site_only is not None:
             self.open_site(self.site_only)
 
-    def export(self) -> None:
-        """Ask for a new folder (or a .zip name) and export the site to it as a job."""
-        if self.session.project is None:
-            return
-        dest, chosen = QFileDialog.getSaveFileName(
-            self, "Export the site to a new folder (or a .zip)", "", "Folder (*);;Zip (*.zip)"
-        )
-        if dest:
-            as_zip = dest.endswith(".zip") or chosen.startswith("Zip")
-            self.session.export(Path(dest), as_zip=as_zip)
+    def export(self, folder: Path | None = None):
+        """Ask for a folder (a folder dialog) and export the site as a job: into the folder when
+        it is empty, else into a new ``<project>-site`` folder inside it. Returns the job."""
+        project = self.session.project
+        if project is None:
+            return None
+        if folder is None:
+            chosen = QFileDialog.getExistingDirectory(
+                self, "Export the site into a folder (an empty one, or one to hold it)"
+            )
+            if not chosen:
+                return None
+            folder = Path(chosen)
+        dest = folder
+        if folder.exists() and any(folder.iterdir()):
+            dest = free_folder(folder, f"{project.root.name}-site")
+        self.notify("info", f"Exporting the site to {dest}")
+        return self.session.export(dest)
 
     def annotate(self, sketch: bool = False):
         """Draw over a screenshot of the page (or a blank sketch canvas) and send a feedback
@@ -115,31 +166,118 @@ class ProjectCommands:
             self.session.redo()
 
     def refine(self, level: str) -> asyncio.Task | None:
-        """Refine the selected element at ``level`` (global: the page)."""
+        """Refine the selected element at ``level`` (global: the page). With no issue at that
+        level there is nothing to refine: a notice (and a log line) says so and how to change
+        it anyway (None returned); otherwise the jobs run and a notice says what they did."""
         if self.session.project is None:
             return None
         element = None if level == "global" else self.selected
+        if not routed(self.report, level, element):
+            message = nothing_to_refine(level, element)
+            log.info("%s", message)
+            self.notify("info", message)
+            return None
         task = self.session.refine(level, element)  # type: ignore[arg-type]
         task.add_done_callback(self._task_failed)
+        task.add_done_callback(lambda t: self._refine_done(t, [(level, element)]))
         self.statusBar().showMessage(f"Refining {element or 'the page'} ({level})…", 5000)
         return task
 
+    def _refine_done(self, task: asyncio.Task, what: list[tuple[str, str | None]]) -> None:
+        if task.cancelled() or task.exception() is not None:
+            return
+        outcomes = task.result()
+        lines = []
+        for level, element in what:
+            mine = (
+                [
+                    o
+                    for o in outcomes
+                    if getattr(o, "element", element) == element
+                    and getattr(o, "level", level) == level
+                ]
+                if len(what) > 1
+                else outcomes
+            )
+            lines.append(outcome_line(level, element, mine))
+        message = " · ".join(lines)
+        log.info("%s", message)
+        self.notify("info", message)
+
     def toggle_flag(self) -> None:
-        """Flag or unflag the selected element for Refine All Flagged."""
+        """Flag or unflag the selected element for Refine All Flagged (remembered with the
+        project)."""
         if self.selected and self.session.project is not None:
             self.session.toggle_flag(self.selected)
+            self.save_project_state()
             self.tree.show_flags(self.session.flagged)
             self._show_issues()
             self.update_actions()
 
     def refine_flagged(self) -> asyncio.Task | None:
-        """One refine per flagged element at the levels its issues are routed to."""
+        """One refine per flagged element at the levels its issues are routed to; the flagged
+        elements with no issue are named in a notice (all of them: no job runs)."""
         if self.session.project is None or not self.session.flagged:
+            return None
+        levels = {
+            element: [lv for lv in ("local", "context") if routed(self.report, lv, element)]
+            for element in sorted(self.session.flagged)
+        }
+        idle = [e for e, found in levels.items() if not found]
+        if idle:
+            message = (
+                f"No local or context issues for {', '.join(idle)}: nothing to refine there. "
+                "To change one anyway, select it and say what should change in the Issues "
+                "dock's instruction box."
+            )
+            log.info("%s", message)
+            self.notify("info", message)
+        if len(idle) == len(levels):
             return None
         task = self.session.refine_flagged()
         task.add_done_callback(self._task_failed)
-        self.statusBar().showMessage(f"Refining {len(self.session.flagged)} flagged", 5000)
+        work = [(lv, e) for e, found in levels.items() for lv in found]
+        task.add_done_callback(lambda t: self._refine_done(t, work))
+        self.statusBar().showMessage(f"Refining {len(levels) - len(idle)} flagged", 5000)
         return task
+
+    def instruct(self, text: str, element: str | None = None):
+        """Run the designer's words on ``element`` (None: the selection; no selection: the
+        page) as a feedback turn — a ``feedback`` job, offline rules or the model — marking the
+        element with a box around it in the preview. Returns the job (None: nothing to do, a
+        notice says why)."""
+        from mmstudio.feedback import Annotation
+        from mmstudio.feedback.annotation import Shape
+        from mmstudio.studio.feedback import FeedbackService
+
+        project = self.session.project
+        text = text.strip()
+        element = element or self.selected
+        if project is None or not text:
+            self.notify("info", "Write what should change first")
+            return None
+        width = self.device_width
+
+        def submit(box) -> None:
+            if self.session.project is not project:
+                return
+            annotation = Annotation(device_width=width, viewport=(width, 800))
+            if box:
+                x, y, w, h = (float(box[k]) for k in ("x", "y", "w", "h"))
+                annotation.shapes.append(
+                    Shape(id="s1", kind="rect", x=x - 4, y=y - 4, w=w + 8, h=h + 8)
+                )
+            service = FeedbackService(project, self.session.jobs)
+            job = service.submit(text, annotation if annotation.shapes else None)
+            self.instructed[job.id] = element
+            log.info("instruction for %s: %s (%s)", element or "the page", text, job.id)
+            self.statusBar().showMessage(f"Changing {element or 'the page'}: {text}", 5000)
+
+        if element is None:
+            submit(None)
+        else:
+            self.preview.element_box(element, submit)
+        return True
 
     def show_history(self) -> HistoryDialog | None:
         """The versions with scores and summaries; Restore makes the chosen one current."""

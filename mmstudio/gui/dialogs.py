@@ -55,7 +55,7 @@ class NewProjectDialog(QDialog):
         self.provider.addItems(PROVIDERS)
         self.rounds = child(self.form, QSpinBox, "rounds")
         self.folder = child(self.form, QLineEdit, "folder")
-        self.folder.setText(str(folder or _free_folder(Path.home() / "mmstudio-projects")))
+        self.folder.setText(str(folder or free_folder(Path.home() / "mmstudio-projects")))
         child(self.form, QPushButton, "browse").clicked.connect(self._browse)
         buttons = child(self.form, QDialogButtonBox, "buttons")
         self.generate = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -113,10 +113,18 @@ def provider_problem(name: str) -> str | None:
     return None
 
 
-def _free_folder(parent: Path, stem: str = "new-page") -> Path:
-    """``parent/stem``, or ``stem-2``, ``stem-3``… when taken (a new project needs a new folder)."""
+def free_folder(parent: Path, stem: str = "new-page", taken: set[Path] | None = None) -> Path:
+    """``parent/stem``, or ``stem-2``, ``stem-3``… when that one is taken: on disk, being built
+    there (a generation's hidden ``.<name>.building-*`` folder) or in ``taken`` (folders already
+    proposed in this session) — a new project needs a new folder."""
+    taken = taken or set()
+
+    def used(candidate: Path) -> bool:
+        building = any(parent.glob(f".{candidate.name}.building-*")) if parent.is_dir() else False
+        return candidate.exists() or building or candidate in taken
+
     candidate, number = parent / stem, 1
-    while candidate.exists():
+    while used(candidate):
         number += 1
         candidate = parent / f"{stem}-{number}"
     return candidate

@@ -1,23 +1,28 @@
-"""Right dock: the selected element's issues (level, message, evidence crop, source) and a plot
-of the page's scores across versions."""
+"""Right dock: the selected element's issues (level, message, evidence crop, source), the
+instruction box that changes it in the designer's words, and a plot of the page's scores across
+versions."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QAction, QIcon, QPixmap
+from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (
     QGridLayout,
+    QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from mmstudio.gui.plan_tree import issue_target, row_badge, row_issues
 from mmstudio.gui.score_plot import ScorePlot
 from mmstudio.report import Report
 
@@ -35,7 +40,10 @@ _ACTION_OF = {
 
 class IssuesPanel(QWidget):
     """Lists the issues of one element (or of the page) from the latest report, with buttons
-    for the window's refine and flag actions (see :meth:`bind`)."""
+    for the window's refine and flag actions (see :meth:`bind`) and an instruction box:
+    ``instruction_given(text)`` fires when the designer asks for a change in words."""
+
+    instruction_given = Signal(str)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -55,14 +63,62 @@ class IssuesPanel(QWidget):
             button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             self.buttons[key] = button
             actions.addWidget(button, row, column, 1, span)
+        self.instruction = QLineEdit(self)
+        self.instruction.setObjectName("issues-instruction")
+        self.instruction.returnPressed.connect(self._instruct)
+        self.change = QPushButton("Change", self)
+        self.change.setObjectName("issues-change")
+        self.change.clicked.connect(self._instruct)
+        self.instruction.textChanged.connect(lambda _: self._enable_change())
+        ask = QHBoxLayout()
+        ask.addWidget(self.instruction, stretch=1)
+        ask.addWidget(self.change)
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addLayout(actions)
+        layout.addLayout(ask)
         layout.addWidget(self.list, stretch=3)
         layout.addWidget(QLabel("Scores across versions"))
         layout.addWidget(self.plot, stretch=2)
         self.report: Report | None = None
-        self._crops: dict[tuple[str, float], QIcon] = {}
+        self.element: str | None = None
+        self.can_change = False  # a project is open (the window says)
+        self._crops: dict[tuple, QIcon] = {}
+        self._describe_instruction()
+
+    def set_changeable(self, able: bool) -> None:
+        """Whether the instruction box can run (a project is open, not a site folder)."""
+        self.can_change = able
+        self._describe_instruction()
+
+    def _describe_instruction(self) -> None:
+        name = self.element or "the page"
+        self.instruction.setPlaceholderText(f"What should change in {name}? e.g. make it warmer")
+        self.instruction.setEnabled(self.can_change)
+        self.instruction.setToolTip(
+            f"Your words run as a feedback turn on {name} (offline rules, or the model set in "
+            "Settings): a job in the Jobs dock and a new version, undoable"
+            if self.can_change
+            else "Open a project first: a site folder is evaluated, never changed"
+        )
+        self._enable_change()
+
+    def _enable_change(self) -> None:
+        ready = self.can_change and bool(self.instruction.text().strip())
+        self.change.setEnabled(ready)
+        self.change.setToolTip(
+            f"Change {self.element or 'the page'} as written"
+            if ready
+            else "Write what should change first"
+            if self.can_change
+            else self.instruction.toolTip()
+        )
+
+    def _instruct(self) -> None:
+        text = self.instruction.text().strip()
+        if text and self.can_change:
+            self.instruction.clear()
+            self.instruction_given.emit(text)
 
     def bind(self, actions: dict[str, QAction]) -> None:
         """Make the buttons trigger (and follow the enabled state and reason of) the window's
@@ -75,13 +131,16 @@ class IssuesPanel(QWidget):
     ) -> None:
         """Show the issues of ``element_id`` (None: page-level issues)."""
         self.report = report
+        self.element = element_id
+        self._describe_instruction()
         self.list.clear()
         name = element_id or "the page"
         if report is None:
             self.heading.setText(f"{name}: not evaluated yet")
             return
-        issues = report.issues_for(element_id)
-        score = next((e.score for e in report.elements if e.id == element_id), None)
+        issues = row_issues(report, element_id)
+        measured = next((e.score for e in report.elements if e.id == element_id), None)
+        score = row_badge(report, element_id, measured)[0] if element_id else None
         scored = "" if score is None else f" · score {score:.2f}"
         mark = " · ⚑ flagged" if flagged else ""
         brief = ""
@@ -102,12 +161,48 @@ class IssuesPanel(QWidget):
             asked = issue.evidence.get("span") if isinstance(issue.evidence, dict) else None
             if issue.source == "requirement" and asked:
                 text += f"\nThe brief: “{str(asked).strip('“”')}”"
+            if element_id is None and issue_target(issue):
+                text += f"\n(about {issue_target(issue)})"
             item = QListWidgetItem(text)
             crop = issue.evidence.get("crop") if isinstance(issue.evidence, dict) else None
             if crop:
                 item.setIcon(self._crop(crop))
+            elif self._box(issue) is not None:
+                item.setIcon(self._screenshot_crop(report.render.screenshot, self._box(issue)))
             item.setData(Qt.ItemDataRole.UserRole, issue.id)
             self.list.addItem(item)
+
+    @staticmethod
+    def _box(issue) -> tuple[int, int, int, int] | None:
+        """The page-px box the issue's evidence names (``box`` / ``rect``: x, y, w, h)."""
+        evidence = issue.evidence if isinstance(issue.evidence, dict) else {}
+        box = evidence.get("box") or evidence.get("rect")
+        try:
+            if isinstance(box, dict):
+                x, y, w, h = (box[k] for k in ("x", "y", "w", "h"))
+            else:
+                x, y, w, h = box
+            return int(x), int(y), int(w), int(h)
+        except (TypeError, KeyError, ValueError):
+            return None
+
+    def _screenshot_crop(self, screenshot: str, box: tuple[int, int, int, int]) -> QIcon:
+        """The evidence crop cut from the report's full-page screenshot."""
+        try:
+            key = (screenshot, Path(screenshot).stat().st_mtime, box)
+        except OSError:
+            return QIcon()
+        if key not in self._crops:
+            image = QImage(screenshot)
+            x, y, w, h = box
+            part = image.copy(QRect(x, y, max(1, w), max(1, h))) if not image.isNull() else image
+            pixmap = QPixmap.fromImage(part).scaled(
+                self.list.iconSize(),
+                Qt.AspectRatioMode.KeepAspectRatio,
+                Qt.TransformationMode.SmoothTransformation,
+            )
+            self._crops[key] = QIcon(pixmap)
+        return self._crops[key]
 
     def _crop(self, path: str) -> QIcon:
         """The evidence crop as a list icon, cached by path and modification time."""

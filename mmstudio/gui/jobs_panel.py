@@ -1,10 +1,15 @@
-"""Bottom dock: the session's jobs (state, element, level, elapsed, progress, cancel) and a log."""
+"""Bottom dock: the session's jobs (state, element, level, elapsed, progress, cancel) and a log.
+
+A running job's elapsed time ticks every :data:`TICK_MS` (not only when the job reports); its
+progress bar never goes back (a pipeline reports each stage from 0); a finished job's message says
+how it ended, not the last stage it was in ("rendering")."""
 
 from __future__ import annotations
 
 import logging
+import time
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHeaderView,
     QPlainTextEdit,
@@ -20,6 +25,30 @@ from mmstudio.studio.jobs import Job, JobManager
 
 _COLUMNS = ("Job", "Kind", "Element", "Level", "State", "Elapsed", "Progress", "", "Message")
 _CANCEL = 7
+_ELAPSED = 5
+TICK_MS = 500  # how often a running job's elapsed time is redrawn
+_ACTIVE = ("queued", "running")
+
+
+def finished_message(job: Job) -> str:
+    """What a finished job's Message column says: how it ended, with its result in a few words."""
+    if job.state == "failed":
+        return f"failed: {job.error}"
+    if job.state == "cancelled":
+        return job.outcome
+    result = job.result
+    scores = getattr(result, "scores", None)
+    if scores is not None and getattr(scores, "overall", None) is not None:
+        return f"done: overall {scores.overall:.2f}"
+    if isinstance(result, list):  # a refine: its attempts' outcomes
+        kept = sum(getattr(o, "outcome", "") == "accepted" for o in result)
+        if not result:
+            return "done: nothing to change"
+        return f"done: {kept} of {len(result)} change(s) kept"
+    version = getattr(result, "version", None)
+    if isinstance(version, str):
+        return f"done: version {version}"
+    return "done" if result is None else f"done: {str(result)[:120]}"
 
 
 class JobsTable(QTableWidget):
@@ -36,7 +65,36 @@ class JobsTable(QTableWidget):
         self.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.verticalHeader().hide()
         self._rows: dict[str, int] = {}
+        self._progress: dict[str, int] = {}  # job id → the highest progress shown (%)
+        self._started: dict[str, float] = {}  # running job id → its start (s since the epoch)
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(TICK_MS)
+        self._ticker.timeout.connect(self._tick)
         self._unsubscribe = jobs.subscribe(self.update_job)
+
+    def clear_finished(self) -> None:
+        """Drop the rows of finished jobs (another project was opened); running ones stay."""
+        keep = [job_id for job_id in self._rows if self._state(job_id) in _ACTIVE]
+        shown = {job_id: self.jobs.jobs[job_id] for job_id in keep if job_id in self.jobs.jobs}
+        self.setRowCount(0)
+        self._rows.clear()
+        self._progress = {k: v for k, v in self._progress.items() if k in shown}
+        self._started = {k: v for k, v in self._started.items() if k in shown}
+        for job in shown.values():
+            self.update_job(job)
+
+    def _state(self, job_id: str) -> str:
+        job = self.jobs.jobs.get(job_id)
+        return job.state if job is not None else "done"
+
+    def _tick(self) -> None:
+        now = time.time()
+        for job_id, started in self._started.items():
+            row = self._rows.get(job_id)
+            if row is not None and self.item(row, _ELAPSED) is not None:
+                self.item(row, _ELAPSED).setText(f"{now - started:.1f} s")
+        if not self._started:
+            self._ticker.stop()
 
     def update_job(self, job: Job) -> None:
         row = self._rows.get(job.id)
@@ -60,10 +118,23 @@ class JobsTable(QTableWidget):
         )
         for column, value in enumerate(values):
             self.setItem(row, column, QTableWidgetItem(value))
-        self.setItem(row, len(_COLUMNS) - 1, QTableWidgetItem(job.message))
+        active = job.state in _ACTIVE
+        message = job.message if active else finished_message(job)
+        self.setItem(row, len(_COLUMNS) - 1, QTableWidgetItem(message))
+        self.item(row, len(_COLUMNS) - 1).setToolTip(message)
         self.item(row, 4).setToolTip(state)
-        self.cellWidget(row, 6).setValue(int(job.progress * 100))
-        active = job.state in ("queued", "running")
+        shown = self._progress.get(job.id, 0)
+        percent = 100 if job.state == "done" else max(shown, int(job.progress * 100))
+        self._progress[job.id] = percent
+        bar = self.cellWidget(row, 6)
+        bar.setValue(percent)
+        bar.setFormat(f"%p % · {job.stage}" if active and job.stage else "%p %")
+        if job.state == "running" and job.started_at is not None:
+            self._started[job.id] = job.started_at
+            if not self._ticker.isActive():
+                self._ticker.start()
+        else:
+            self._started.pop(job.id, None)
         cancel = self.cellWidget(row, _CANCEL)
         cancel.setEnabled(active)
         cancel.setToolTip("Cancel this job" if active else f"This job is {job.state}")

@@ -11,6 +11,7 @@ the banner above the preview, with the full text behind "Details" and the traceb
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import importlib
 import importlib.util
 import logging
@@ -84,9 +85,13 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.browser_problem: str | None = None
         self._job_states: dict[str, str] = {}
         self._job_elements: dict[str, str] = {}  # active job key → the element it works on
+        self._shown_root: Path | None = None  # the project the panels show
+        self.proposed_folders: set[Path] = set()  # New from Prompt's folders in this session
+        self.instructed: dict[str, str | None] = {}  # instruction job id → its element
         self._refreshing: asyncio.Task | None = None
         self._turns_refresh: asyncio.Task | None = None  # the Turns panel's latest read
         self.dialog: QDialog | None = None  # the open New / Settings / History dialog
+        self.device_width = 1280
         self.setWindowTitle("MM Studio")
         self.setWindowIcon(app_icon())
         self.resize(1680, 1000)
@@ -135,8 +140,10 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.tree = PlanTree(self)
         self.tree.setMinimumWidth(320)
         self.tree.element_selected.connect(self._tree_selected)
+        self.tree.page_selected.connect(lambda: self._tree_selected(None))
         self.issues = IssuesPanel(self)
         self.issues.setMinimumWidth(300)
+        self.issues.instruction_given.connect(self.instruct)
         self.jobs_panel = JobsPanel(self.session.jobs, self)
         self._dock("Plan", self.tree, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._dock("Issues", self.issues, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -222,12 +229,16 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.project_actions = [self.commands[n] for n in ("export", "undo", "redo", "history")]
         self.project_actions += [self.commands[n] for n in ("annotate", "sketch")]
 
-    def set_device(self, width: int) -> None:
+    def set_device(self, width: int, remember: bool = True) -> None:
         """Preview at ``width`` px (1280 desktop, 768 tablet, 390 mobile), its toolbar button
-        checked."""
+        checked; remembered for the open project (``remember``)."""
         if width in self.device_actions:
             self.device_actions[width].setChecked(True)
+        self.device_width = width
         self.preview.set_device_width(width)
+        project = self.session.project
+        if remember and project is not None:
+            self.state.setValue(self._project_key(project.root, "device"), width)
 
     def _dock_toggle(self, name: str, label: str) -> QAction:
         action = self.findChild(QDockWidget, name).toggleViewAction()
@@ -259,6 +270,28 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.commands["flag"].setText("Unflag" if flagged else "Flag")
         self.commands["flag"].setIconText("Unflag" if flagged else "Flag")
         rules.apply(self.commands, rules.reasons(self.ui_state()))
+        self._say_what_refine_does()
+        self.issues.set_changeable(self.session.project is not None)
+
+    def _say_what_refine_does(self) -> None:
+        """The enabled refine actions' tooltips say what a click will do now: which issues of
+        which element it works on, or that there is nothing to refine (and what to do)."""
+        from mmstudio.gui.commands import _LEVEL_WORDS, nothing_to_refine, routed
+
+        for level in ("local", "context", "global"):
+            action = self.commands[f"refine-{level}"]
+            if not action.isEnabled():
+                continue
+            element = None if level == "global" else self.selected
+            issues = routed(self.report, level, element)
+            what = element or "the page"
+            if issues:
+                tip = f"fix {len(issues)} {level} issue(s) of {what}: {_LEVEL_WORDS[level]}"
+            else:
+                tip = nothing_to_refine(level, element)
+            keys = action.shortcut().toString()
+            action.setToolTip(f"{action.text()}{f' ({keys})' if keys else ''}: {tip}")
+            action.setStatusTip(tip)
 
     def _check_browser(self) -> None:
         # off the GUI thread: finding Chromium runs `chromium --version` (60–90 ms), and the
@@ -295,6 +328,35 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         value = self.state.value("recent-projects") or []
         return [value] if isinstance(value, str) else list(value)
 
+    # per project: flags, device width and the docks' sizes, saved when the designer changes them
+    # (flags, device) and when the project is left (docks), restored when it is shown again
+    def _project_key(self, root: Path, name: str) -> str:
+        digest = hashlib.sha1(str(Path(root).resolve()).encode()).hexdigest()[:16]
+        return f"projects/{digest}/{name}"
+
+    def save_project_state(self) -> None:
+        """Remember the open project's flags, device width and dock layout."""
+        project = self.session.project
+        if project is None:
+            return
+        self.state.setValue(self._project_key(project.root, "flags"), sorted(self.session.flagged))
+        self.state.setValue(self._project_key(project.root, "device"), self.device_width)
+        self.state.setValue(self._project_key(project.root, "window-state"), self.saveState())
+
+    def _restore_project_state(self, root: Path) -> None:
+        flags = self.state.value(self._project_key(root, "flags")) or []
+        flags = [flags] if isinstance(flags, str) else list(flags)
+        known = self.snapshot.element_ids if self.snapshot else set()
+        if self.snapshot is not None:
+            known |= {s.id for s in self.snapshot.plan.sections}
+        self.session.flagged.update(f for f in flags if f in known)
+        device = self.state.value(self._project_key(root, "device"))
+        if device is not None and int(device) in self.device_actions:
+            self.set_device(int(device), remember=False)
+        docks = self.state.value(self._project_key(root, "window-state"))
+        if docks is not None:
+            self.restoreState(docks)
+
     def _remember(self, root: Path, keep: bool = True) -> None:
         others = [p for p in self.recent_projects() if p != str(root)]
         self.state.setValue("recent-projects", ([str(root)] if keep else []) + others[:7])
@@ -325,14 +387,16 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
 
     # -- opening -----------------------------------------------------------------------------
     def open_project(self, root: Path) -> bool:
-        """Show the project at ``root``; a bad folder gets a notice (and leaves the recent
-        list), nothing else. Returns whether it opened."""
+        """Show the project at ``root``; a folder that cannot be opened gets a notice, nothing
+        else (it stays in the recent list — a lock held by another process passes — unless the
+        folder is gone). Returns whether it opened."""
+        self.save_project_state()
         try:
             project = self.session.open(root)
             snapshot = read_snapshot(project)
         except ProjectError as exc:
             self.notify("error", f"Cannot open the project: {exc}")
-            if str(root) in self.recent_projects():
+            if str(root) in self.recent_projects() and not Path(root).is_dir():
                 self._remember(root, keep=False)
             return False
         self._present(project, snapshot)
@@ -347,14 +411,21 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
             self.notify("info", f"{project.root.name} is ready")
 
     def _present(self, project, snapshot: ProjectSnapshot) -> None:
+        changed = self._shown_root != project.root
         self.site_only = None
         self.selected = None
+        if changed:
+            self.jobs_panel.table.clear_finished()  # the previous project's jobs
+            self._shown_root = project.root
         if self.watcher.files():
             self.watcher.removePaths(self.watcher.files())
         self.watcher.addPath(str(project.root / "mmstudio.json"))
         self.setWindowTitle(f"MM Studio — {project.manifest.title}")
         self._remember(project.root)
         self.pages.setCurrentWidget(self.page_view)
+        self.snapshot = snapshot
+        if changed:
+            self._restore_project_state(project.root)
         self._show(snapshot)
         self.preview.show_site(project.site_dir)
 
@@ -366,7 +437,10 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         except (OSError, ValueError) as exc:
             self.notify("error", f"Cannot open the site: {exc}")
             return False
+        self.save_project_state()
         self.session.close()  # cancels the project's jobs, lets go of its writer lock
+        self.jobs_panel.table.clear_finished()
+        self._shown_root = None
         self.site_only = folder
         self.snapshot, self.report, self.selected = None, None, None
         self.setWindowTitle(f"MM Studio — {folder}")
@@ -470,13 +544,15 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
     def _preview_clicked(self, item_id: str) -> None:
         self.tree.select(item_id)
 
-    def _tree_selected(self, item_id: str) -> None:
+    def _tree_selected(self, item_id: str | None) -> None:
+        """Show the issues of the element or section ``item_id`` (None: the page's own)."""
         self.selected = item_id
         self.preview.highlight(item_id)
         self._show_issues()
         self.update_actions()
 
     def closeEvent(self, event) -> None:
+        self.save_project_state()
         self.state.setValue("geometry", self.saveGeometry())
         self.state.setValue("window-state", self.saveState())
         if self.watcher.files():

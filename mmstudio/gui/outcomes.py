@@ -59,6 +59,7 @@ class JobOutcomes:
         if job.state == "failed":
             self._job_failed(job)
         if job.state != "done":
+            self.instructed.pop(job.id, None)
             return
         if job.kind == "generate":
             self._spawn(self._open_generated(job.result))
@@ -66,8 +67,26 @@ class JobOutcomes:
             self._evaluated(job.result)
         elif job.kind in ("restore", "undo", "redo") or job.kind.startswith("refine"):
             self._reload_project()
+        elif job.kind == "feedback":
+            self._reload_project()  # a turn may change the plan too (chart type, titles)
+            if job.id in self.instructed:
+                self._instructed(job)
         elif job.kind == "export":
             self.notify("info", f"Exported to {job.result}")
+
+    def _instructed(self, job: Job) -> None:
+        """Say what the designer's instruction did (its turn's version and what still fails)."""
+        element = self.instructed.pop(job.id, None) or "the page"
+        result = job.result
+        failing = [v.requirement for v in getattr(result, "failing", [])]
+        not_understood = list(getattr(result, "not_understood", []))
+        line = f"Changed {element}: version {getattr(result, 'version', '?')}"
+        if failing:
+            line += f"; still failing: {', '.join(failing)}"
+        if not_understood:
+            line += f"; not understood (kept unchecked): {'; '.join(not_understood)[:160]}"
+        log.info("%s", line)
+        self.notify("warning" if failing or not_understood else "info", line)
 
     def _job_failed(self, job: Job) -> None:
         what = job.kind + (f" of {job.element}" if job.element else "")

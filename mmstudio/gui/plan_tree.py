@@ -18,13 +18,61 @@ from PySide6.QtWidgets import (
 
 from mmstudio.evaluate.scoring import section_score
 from mmstudio.plan import DesignPlan
-from mmstudio.report import DIMENSIONS, Report
+from mmstudio.report import DIMENSIONS, Issue, Report, RequirementResult
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SCORE_ROLE = Qt.ItemDataRole.UserRole + 1
 ISSUES_ROLE = Qt.ItemDataRole.UserRole + 2
 RUNNING_ROLE = Qt.ItemDataRole.UserRole + 3  # True while a job works on the row's element
 SPIN_MS = 90  # spinner frame interval
+
+
+def row_issues(report: Report | None, item_id: str | None) -> list[Issue]:
+    """The issues of one plan row: those the report places on ``item_id`` and the failed
+    requirements of the brief aimed at it (evidence ``target``: the evaluation keeps a finding
+    about a section or a text block on the page, naming what it is about). ``None``: the
+    page-level issues, those aimed at a section included."""
+    if report is None:
+        return []
+    if item_id is None:
+        return report.issues_for(None)
+    return [i for i in report.issues if i.element == item_id or issue_target(i) == item_id]
+
+
+def issue_target(issue: Issue) -> str | None:
+    target = issue.evidence.get("target") if isinstance(issue.evidence, dict) else None
+    return target if isinstance(target, str) and target else None
+
+
+def brief_of(report: Report | None, item_id: str) -> tuple[int, int, list[RequirementResult]]:
+    """(met, checked, failed results) of the brief's requirements about ``item_id``."""
+    if report is None:
+        return 0, 0, []
+    mine = [r for r in report.requirements if r.element == item_id and r.status != "unchecked"]
+    failed = [r for r in mine if r.status == "fail"]
+    return len(mine) - len(failed), len(mine), failed
+
+
+def row_badge(
+    report: Report | None, item_id: str, measured: float | None
+) -> tuple[float | None, int, str]:
+    """(score 0–1 or None, issue count, tooltip) of one row's badge: the lower of the measured
+    score and the share of the brief's checked requirements about the row that it meets — a
+    row that misses what the brief asks of it never reads 1.00. None: nothing judged it."""
+    if report is None or report.failed:
+        return None, 0, "not evaluated"
+    met, checked, failed = brief_of(report, item_id)
+    listed = next((e.issues for e in report.elements if e.id == item_id), [])
+    issues = set(listed) | {i.id for i in row_issues(report, item_id)}
+    share = met / checked if checked else None
+    parts = [v for v in (measured, share) if v is not None]
+    score = round(min(parts), 4) if parts else None
+    lines = [f"{item_id}: " + ("not judged" if score is None else f"{score:.2f} (0–1)")]
+    lines.append("measured: " + ("not measured" if measured is None else f"{measured:.2f}"))
+    if checked:
+        lines.append(f"the brief: {met} of {checked} checked requirement(s) met")
+    lines += [f"✗ {r.text}" + (f" — {r.message}" if r.message else "") for r in failed[:5]]
+    return score, len(issues), "\n".join(lines)
 
 
 def badge_colour(score: float | None) -> QColor:
@@ -73,9 +121,12 @@ class BadgeDelegate(QStyledItemDelegate):
 
 
 class PlanTree(QTreeWidget):
-    """Shows a DesignPlan; emits ``element_selected(id)`` when a section or element is picked."""
+    """Shows a DesignPlan; emits ``element_selected(id)`` when a section or element is picked
+    (or one of its detail rows), ``page_selected()`` when the page row or one of its rows
+    (palette, typography) is."""
 
     element_selected = Signal(str)
+    page_selected = Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -93,10 +144,14 @@ class PlanTree(QTreeWidget):
         self._spinner.setInterval(SPIN_MS)
         self._spinner.timeout.connect(self._spin)
 
+    def clear(self) -> None:
+        """Remove every row (and forget them: a deleted row is never touched again)."""
+        self._items.clear()
+        super().clear()
+
     def show_plan(self, plan: DesignPlan, report: Report | None) -> None:
         """Rebuild the tree from ``plan``, with badges from ``report`` (None: not evaluated)."""
         self.clear()
-        self._items.clear()
         scores = {e.id: e for e in report.elements} if report else {}
         page = QTreeWidgetItem(self, [f"Page — {plan.title}"])
         for colour in plan.layout.palette:
@@ -107,15 +162,15 @@ class PlanTree(QTreeWidget):
         QTreeWidgetItem(page, [f"Body: {plan.layout.typography.body}"])
         for section in plan.sections:
             row = self._row(self, section.id, f"{section.kind} · {section.title or section.id}")
-            issues = report.issues_for(section.id) if report else []
-            row.setData(1, SCORE_ROLE, section_score(report, section.id, section.element_ids))
-            row.setData(1, ISSUES_ROLE, len(issues))
+            measured = section_score(report, section.id, section.element_ids)
+            self._badge(row, report, section.id, measured)
             for element_id in section.element_ids:
                 element = plan.element(element_id)
-                child = self._row(row, element.id, f"{element.kind} · {element.id}")
+                child = self._row(row, element.id, _element_label(element))
                 score = scores.get(element.id)
-                child.setData(1, SCORE_ROLE, score.score if score else None)
-                child.setData(1, ISSUES_ROLE, len(score.issues) if score else 0)
+                self._badge(child, report, element.id, score.score if score else None)
+                if element.kind == "chart" and element.title:
+                    QTreeWidgetItem(child, [f"title: {element.title}"])
                 QTreeWidgetItem(child, [f"role: {element.context.role}"])
                 QTreeWidgetItem(child, [f"file: {element.save_path}"])
                 QTreeWidgetItem(child, [f"prompt: {element.prompt[:120]}"])
@@ -125,15 +180,19 @@ class PlanTree(QTreeWidget):
     def show_report_elements(self, report: Report) -> None:
         """Site-folder mode (no plan): the elements the evaluation discovered, with badges."""
         self.clear()
-        self._items.clear()
         page = QTreeWidgetItem(self, ["Page (no plan: evaluated as found)"])
         for element in report.elements:
             row = self._row(page, element.id, f"{element.kind} · {element.id}")
-            row.setData(1, SCORE_ROLE, element.score)
-            row.setData(1, ISSUES_ROLE, len(element.issues))
+            self._badge(row, report, element.id, element.score)
             QTreeWidgetItem(row, [f"file: {element.path}"])
         self.expandToDepth(0)
         self.show_running(self._running)
+
+    def _badge(self, row: QTreeWidgetItem, report, item_id: str, measured) -> None:
+        score, issues, tip = row_badge(report, item_id, measured)
+        row.setData(1, SCORE_ROLE, score)
+        row.setData(1, ISSUES_ROLE, issues)
+        row.setToolTip(1, tip)
 
     def _row(self, parent, item_id: str, label: str) -> QTreeWidgetItem:
         item = QTreeWidgetItem(parent, [label, ""])
@@ -169,11 +228,30 @@ class PlanTree(QTreeWidget):
         if item is not None and not item.isSelected():
             self.setCurrentItem(item)
 
+    def select_page(self) -> None:
+        """Select the page row (the page's own issues)."""
+        page = self.topLevelItem(0) if self.topLevelItemCount() else None
+        if page is not None and page.data(0, ID_ROLE) is None:
+            self.setCurrentItem(page)
+
     def _selection_changed(self) -> None:
         items = self.selectedItems()
-        item_id = items[0].data(0, ID_ROLE) if items else None
-        if item_id:
-            self.element_selected.emit(item_id)
+        if not items:
+            return
+        item = items[0]
+        while item is not None and not item.data(0, ID_ROLE):  # a detail row: its owner
+            item = item.parent()
+        if item is None:
+            self.page_selected.emit()
+        else:
+            self.element_selected.emit(item.data(0, ID_ROLE))
+
+
+def _element_label(element) -> str:
+    """ "image · hero_photo", "chart (bar) · sales" — a chart's type as the plan has it now."""
+    if element.kind == "chart":
+        return f"chart ({element.attributes.chart_type}) · {element.id}"
+    return f"{element.kind} · {element.id}"
 
 
 def _dark(hex_colour: str) -> bool:

@@ -127,6 +127,22 @@ class Preview(QWidget):
             return
         self.page.runJavaScript(f"window.mmHighlight && window.mmHighlight({json.dumps(item_id)})")
 
+    def element_box(self, item_id: str, done) -> None:
+        """Call ``done(box)`` with the box of the element or section ``item_id`` in page px at
+        the preview's width (``{x, y, w, h}``), or ``done(None)`` when the page has none."""
+        if self.released:
+            done(None)
+            return
+        clean = "".join(c for c in item_id if c.isalnum() or c in "-_:.")
+        selector = json.dumps(f'[data-mm-id="{clean}"],[data-mm-section="{clean}"]')
+        script = (
+            f"(() => {{ const el = document.querySelector({selector}); if (!el) return null;"
+            " const r = el.getBoundingClientRect();"
+            " return {x: r.left + window.scrollX, y: r.top + window.scrollY,"
+            " w: r.width, h: r.height}; })()"
+        )
+        self.page.runJavaScript(script, 0, lambda box: done(box if isinstance(box, dict) else None))
+
     def _loaded(self, ok: bool) -> None:
         if not ok:
             log.warning("preview failed to load")

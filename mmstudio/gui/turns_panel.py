@@ -1,6 +1,8 @@
 """The "Turns" panel: every feedback turn of the open project with its requirements and their
-latest verdicts (pass / FAIL / unchecked / superseded), the forgetting events and FronTalk's pass
-and forgetting rates — the ledger as the critic left it.
+status AT THE CURRENT VERSION (pass / FAIL / unchecked / superseded as the critic found them on
+this version; "not checked here" when the critic never checked this version — the head moved
+by undo, restore or a refine; "undone" when the turn's own version is not in the current one's
+history), the forgetting events and FronTalk's pass and forgetting rates.
 
 The panel never reads files itself: it is given a ``source()`` that returns the ledger view
 (:func:`mmstudio.studio.feedback.ledger_view` shape: ``{turns: [{turn, text, version, summary,
@@ -24,8 +26,58 @@ STATUS_COLOURS = {
     "fail": "#c53030",
     "unchecked": "#8a8f98",
     "superseded": "#8a8f98",
+    "stale": "#b7791f",
+    "undone": "#8a8f98",
 }
-STATUS_WORDS = {"pass": "pass", "fail": "FAIL", "unchecked": "—", "superseded": "superseded"}
+STATUS_WORDS = {
+    "pass": "pass",
+    "fail": "FAIL",
+    "unchecked": "—",
+    "superseded": "superseded",
+    "stale": "not checked here",
+    "undone": "undone",
+}
+
+
+def at_head(view: dict, head: str | None, parents: dict[str, str | None], finals: list[dict]):
+    """``view`` (the ledger view) with each requirement's status as of the version ``head``:
+    the critic's final verdict recorded AT ``head``; else "undone" when its turn's version is
+    not ``head`` or one of its ancestors (``parents``: version → parent), else "stale" (checked
+    at another version only). ``finals``: the ledger's final verdicts ({requirement, turn,
+    version, passed, detail}). Superseded requirements stay superseded. Returns a new dict."""
+    lineage: list[str] = []
+    version = head
+    while version and version not in lineage:
+        lineage.append(version)
+        version = parents.get(version)
+    here = {row["requirement"]: row for row in finals if row["version"] == head}
+    turns = []
+    for turn in view.get("turns", []):
+        undone = turn.get("version") not in lineage
+        rows = []
+        for row in turn.get("requirements", []):
+            row = dict(row)
+            if row.get("status") != "superseded":
+                if undone:
+                    row["status"] = "undone"
+                    row["detail"] = (
+                        f"turn {turn['turn']}'s version {turn.get('version')} is not in the "
+                        f"current version {head} (undone, or an earlier version restored)"
+                    )
+                elif row["id"] in here:
+                    passed = here[row["id"]]["passed"]
+                    row["status"] = "unchecked" if passed is None else "pass" if passed else "fail"
+                    row["detail"] = here[row["id"]]["detail"]
+                else:
+                    was = STATUS_WORDS.get(row.get("status", "unchecked"), "")
+                    row["status"] = "stale"
+                    row["detail"] = (
+                        f"not checked at the current version {head}; last verdict {was} at "
+                        "another version — send a turn, or undo back, to check it again"
+                    )
+            rows.append(row)
+        turns.append({**turn, "requirements": rows, "undone": undone})
+    return {**view, "turns": turns, "head": head}
 
 
 class TurnsPanel(QWidget):
@@ -58,8 +110,9 @@ class TurnsPanel(QWidget):
         self.tree.clear()
         forgotten = {event["requirement"] for event in view.get("forgetting", [])}
         for turn in view.get("turns", []):
-            head = QTreeWidgetItem(self.tree, [f"Turn {turn['turn']}: {turn['text'] or '(marks)'}",
-                                               turn.get("summary", "")])  # fmt: skip
+            undone = " (undone)" if turn.get("undone") else ""
+            head = QTreeWidgetItem(self.tree, [f"Turn {turn['turn']}: {turn['text'] or '(marks)'}"
+                                               f"{undone}", turn.get("summary", "")])  # fmt: skip
             head.setToolTip(0, f"version {turn.get('version')}")
             for row in turn.get("requirements", []):
                 self._requirement(head, row, row["id"] in forgotten)
@@ -101,6 +154,8 @@ def _summary(view: dict) -> str:
     rate = view.get("pass_rate")
     forget = view.get("forgetting_rate")
     parts = [f"{len(view['turns'])} turn(s)"]
+    if view.get("head"):
+        parts.append(f"statuses at version {view['head']}")
     if rate is not None:
         parts.append(f"pass rate {rate:.0%}")
     if forget is not None:
@@ -118,8 +173,12 @@ def for_window(window) -> TurnsPanel:
         project = window.session.project
         if project is None:
             return {"turns": []}
+        from mmstudio.feedback import Ledger
         from mmstudio.studio.feedback import FeedbackService
 
-        return FeedbackService(project).turns()
+        view = FeedbackService(project).turns()
+        parents = {v.id: v.parent for v in project.history.list()}
+        finals = Ledger(project.root / "history.sqlite").final_verdicts()
+        return at_head(view, project.manifest.head, parents, finals)
 
     return TurnsPanel(source, window)
