@@ -33,7 +33,9 @@ from mmstudio.project.check import (
 )
 from mmstudio.project.export import ExportError, export_site
 from mmstudio.project.versions import History
+from mmstudio.project.workspace import Workspace
 from mmstudio.refine import html_edit
+from mmstudio.report import Report
 from mmstudio.studio.refining import RefineService
 
 FULL = "no space left on device"
@@ -96,12 +98,28 @@ def _stage_change(project: Project) -> Path:
     return staged
 
 
-def _commit(project: Project, dest: Path) -> None:
+def _edit(project: Project, dest: Path) -> None:
+    """The staged change made through the project's edit transaction (draft, verify, commit)."""
     staged = next(project.root.glob(".staging-*/site"))
-    html = (staged / "index.html").read_text()
-    project.install_site(staged)
-    project.write_report(fake_report(html))
-    project.commit("new")
+    changed = {}
+    for path in (p for p in staged.rglob("*") if p.is_file()):
+        live = project.site_dir / path.relative_to(staged)
+        if not live.is_file() or live.read_bytes() != path.read_bytes():
+            changed[path.relative_to(staged).as_posix()] = path.read_bytes()
+    report = Report.model_validate_json((staged.parent / "report.json").read_text())
+    shutil.rmtree(staged.parent)
+
+    async def scored(page: Path, plan, out_dir: Path) -> Report:
+        return report
+
+    async def edit() -> None:
+        async with Workspace.of(project).edit(kind="edit") as draft:
+            for path, data in changed.items():
+                draft.write_bytes(path, data)
+            await draft.verify(scored)
+            await draft.commit("new", element="e1", level="context")
+
+    asyncio.run(edit())
 
 
 def _commit_staged(project: Project, dest: Path) -> None:
@@ -118,7 +136,7 @@ def _refine(project: Project, dest: Path) -> None:
 
 
 OPERATIONS: dict[str, Callable[[Project, Path], object]] = {
-    "commit": _commit,
+    "edit": _edit,
     "commit-staged": _commit_staged,
     "restore": lambda p, d: p.restore(p.history.list()[0].id),
     "undo": lambda p, d: p.undo(),
@@ -138,7 +156,7 @@ def _fresh(base: Path, tmp_path: Path, n: int, name: str = "") -> Project:
     root = tmp_path / f"p{n}"
     shutil.copytree(base, root)
     project = Project.open(root)
-    if name in ("commit", "commit-staged"):
+    if name in ("edit", "commit-staged"):
         staged = _stage_change(project)
         html = (staged / "index.html").read_text()
         (staged.parent / "report.json").write_text(fake_report(html).model_dump_json())
@@ -161,7 +179,7 @@ def _check_after_fault(
     assert leftovers(root) == []
     now = working_files(project)
     head = project.history.get(project.manifest.head)
-    if name in ("restore", "undo", "redo", "commit-staged"):
+    if name in ("restore", "undo", "redo", "commit-staged", "edit"):
         assert now == head.files  # exactly the old version or exactly the new one
     elif name.startswith("export"):
         assert now == before
@@ -321,27 +339,34 @@ async def test_cancelling_a_generation_at_any_stage(tmp_path, monkeypatch, stage
     assert working_files(project) == head.files  # a complete version, nothing half-applied
 
 
-async def test_cancelling_a_refine_while_it_commits_keeps_the_whole_version(tmp_path):
-    """The cancel lands while the change is being written and committed: the write runs to
-    its end, the job says where it was cancelled, and the new version is complete."""
+@pytest.mark.parametrize("where", ["before the decision", "after the decision"])
+async def test_cancelling_a_refine_while_it_commits(tmp_path, where):
+    """The cancel lands while the accepted change is being committed. Before the version is
+    decided (its files being stored) the commit is called off: the project is exactly as it was
+    and no row names the change. After it (the history row being written) the commit runs to
+    its end with its attempt row: a complete version. Either way the job says where it was
+    cancelled and nothing is left behind."""
     import threading
 
-    from mmstudio.refine.apply import SiteEditor
+    import mmstudio.project.store as store
 
     project = _base(tmp_path / "p")
     project.restore(project.history.list()[0].id)
     service = RefineService(project, evaluator=fake_evaluator)
+    report = await service.current_report()
+    before = project.manifest.head
+    attempts = len(project.history.attempts())
     writing = threading.Event()
-    real_install = SiteEditor._install
+    target, name = (store, "snapshot") if where == "before the decision" else (History, "add")
+    real = getattr(target, name)
 
-    def slow_install(self, *args):
+    def slow(*args, **kwargs):
         writing.set()
         time.sleep(0.3)
-        return real_install(self, *args)
+        return real(*args, **kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(SiteEditor, "_install", slow_install)
-        report = await service.current_report()
+        patch.setattr(target, name, slow)
         from mmstudio.refine import route
 
         job = service.submit(route(report, level="context", element="e0")[0], report)
@@ -352,8 +377,13 @@ async def test_cancelling_a_refine_while_it_commits_keeps_the_whole_version(tmp_
     assert job.state == "cancelled" and job.outcome == "cancelled during try"
     reopened = Project.open(project.root)
     head = reopened.history.get(reopened.manifest.head)
-    assert head.element == "e0" and working_files(reopened) == head.files
+    assert working_files(reopened) == head.files
     assert consistency_problems(reopened) == [] and leftovers(reopened.root) == []
+    if where == "before the decision":
+        assert head.id == before and len(reopened.history.attempts()) == attempts
+    else:
+        assert head.element == "e0"
+        assert reopened.history.attempts()[-1].version == head.id
 
 
 async def test_cancelling_a_reflection_stops_its_element_jobs(tmp_path):

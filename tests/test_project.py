@@ -63,9 +63,9 @@ def test_commit_and_restore_are_byte_identical(project):
         for p in project.site_dir.rglob("*")
         if p.is_file()
     }
-    project.install_site(make_site(project.staging_dir() / "site", "two"))
-    (project.site_dir / "extra.txt").write_text("later file")
-    second = project.commit("second")
+    staged = make_site(project.staging_dir() / "site", "two")
+    (staged / "extra.txt").write_text("later file")
+    second = project.commit_staged(staged.parent, "second")
     assert second.parent == first.id and second.id != first.id
     project.restore(first.id[:6])
     after = {
@@ -76,6 +76,15 @@ def test_commit_and_restore_are_byte_identical(project):
     assert after == before
     assert Project.open(project.root).manifest.head == first.id
     assert [v.summary for v in project.history.list()] == ["first", "second"]
+
+
+def test_install_site_only_seeds_a_project_without_versions(project):
+    project.commit("first")
+    staged = make_site(project.staging_dir() / "site", "two")
+    with pytest.raises(ProjectError, match="workspace"):
+        project.install_site(staged)
+    assert (project.site_dir / "index.html").read_text() == "<h1>one</h1>"
+    assert not list(project.root.glob(".staging-*"))
 
 
 def test_same_content_commits_once(project):

@@ -2,17 +2,22 @@
 critic over ALL turns so far → one repair pass → a committed version (AceCoder; FronTalk).
 
 Invariants:
-- The real site is untouched until the turn's last render: every candidate page is rendered in a
-  trial copy (hard links of ``site/`` in a ``.staging-feedback-*`` folder inside the project,
-  which opening the project removes after a crash).
-- ``lock`` (the project's SiteEditor lock when the app shares one) is held only while the page is
-  read and while the final page is written and committed — never while rendering.
-- Every turn ends in exactly one version (possibly equal to the previous one when nothing
-  applied) and one ``feedback_turns`` row naming it; verdicts of the trial and of the final page
-  are both recorded, so a forgetting event (passed before, fails now) stays visible even when the
-  repair restored it.
+- A turn is ONE edit transaction of the project (:meth:`~mmstudio.project.workspace.Workspace.
+  edit`): it opens a draft (a hard-linked copy of ``site/`` in ``.staging-turn-*``) before it
+  reads the page, every candidate is rendered in a throwaway copy of that draft
+  (``.staging-feedback-*``), the final candidate is written into the draft, scored there
+  (``draft.verify``) and committed with the turn's ledger rows in one step. The live ``site/``
+  is never written here, so a turn that is cancelled or fails at any stage — before its trial,
+  while the critic or the scoring runs, or before its commit's decision point — leaves no
+  file, version or ledger row behind, and nothing of it can surface in a later version.
+- No lock is held while rendering; the transaction's edit lock is held only while the draft is
+  opened and while it is committed.
+- Every turn that completes ends in exactly one version (possibly equal to the previous one when
+  nothing applied) and one ``feedback_turns`` row naming it; verdicts of the trial and of the
+  final page are both recorded (at the commit), so a forgetting event (passed before, fails
+  now) stays visible even when the repair restored it.
 - A turn works on a :class:`~mmstudio.feedback.assets.Draft` (page, new asset files, plan); the
-  trial copy gets the draft's files, and the commit writes files, then plan.json, then the page.
+  trial copy gets the draft's files, and the commit writes them into the transaction's draft.
   The trial copy of a candidate lives until the critic has returned, so a behaviour check can
   drive the rendered page (:mod:`mmstudio.feedback.functional`).
 - Applying: the offline operations first; with model ``refiners`` the requirements no offline
@@ -21,9 +26,9 @@ Invariants:
   operations cannot repair to them with the critic's finding. Without ``refiners`` a turn is
   exactly the offline turn. A model that fails leaves its requirements not applied (listed in
   ``not_applied``); the critic still checks them, and the turn still commits.
-- File work (trial copies, the commit, the ledger rows at the turn's end) runs in worker threads,
-  each to its end (:func:`~mmstudio.threads.run_to_end`), so the event loop — the GUI's in the
-  app — never waits on the disk and a cancelled turn leaves no half-written file.
+- File work (trial copies, the commit, the ledger rows) runs in worker threads, each to its end
+  (:func:`~mmstudio.threads.run_to_end`), so the event loop — the GUI's in the app — never
+  waits on the disk and a cancelled turn leaves no half-written file.
 - A requirement that still fails after the one repair pass does NOT stop the commit (nothing the
   designer asked for is lost, and the next turn's critic checks it again): the result lists it
   in ``failing`` and its ``status`` is "failing" (``mmstudio feedback`` exits 3). A clause the
@@ -45,8 +50,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mmstudio.project import Project, ProjectError, atomic
+from mmstudio.project import Project, atomic
 from mmstudio.project.errors import first_line
+from mmstudio.project.workspace import Draft as Edit
+from mmstudio.project.workspace import Workspace
 from mmstudio.providers.base import DesignerError
 from mmstudio.refine import guardrails
 from mmstudio.refine.registry import Refiners
@@ -104,10 +111,10 @@ class FeedbackTurn:
     splitter: Splitter = offline_splitter
     judge: Judge | None = None
     render: RenderFn = default_render
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     progress: Progress = lambda fraction, message: None
     rescore: bool = True  # evaluate the final page so the version carries fresh scores
     refiners: Refiners | None = None  # model refiners (None: only the offline operations)
+    _base: Path | None = field(default=None, init=False, repr=False)  # the open edit's site
 
     @property
     def ledger(self) -> Ledger:
@@ -116,14 +123,28 @@ class FeedbackTurn:
     async def run(
         self, text: str, annotation: Annotation | None = None, png: Path | None = None, job=None
     ) -> TurnResult:
-        """Run one turn. Raises ValueError when there is nothing to do (no text, no marks)."""
+        """Run one turn as one edit transaction (module docstring). Raises ValueError when there
+        is nothing to do (no text, no marks), FeedbackError when the page does not render or the
+        final page cannot be scored, ProjectError when another process is changing the project
+        (or it changed under the turn) — in every such case nothing was saved."""
         check_input(text, annotation)
+        workspace = Workspace.of(self.project)
+        job_id = getattr(job, "id", None)
+        async with workspace.edit(job_id, kind="turn", what="mmstudio feedback") as edit:
+            self._base = edit.site
+            try:
+                return await self._run(edit, text, annotation, png)
+            finally:
+                self._base = None
+
+    async def _run(
+        self, edit: Edit, text: str, annotation: Annotation | None, png: Path | None
+    ) -> TurnResult:
         started, ledger = time.perf_counter(), self.ledger
         number_ = ledger.next_turn()
         width = annotation.device_width if annotation else 1280
-        async with self.lock:
-            page = self.project.site_dir.joinpath("index.html").read_text(encoding="utf-8")
-            plan = self._plan()
+        page = edit.read_text("index.html")
+        plan = edit.plan.model_copy(deep=True) if edit.plan is not None else None
         self.progress(0.05, "rendering the current page")
         before = Measured.of(await self._page_render(page, width, f"t{number_}-before"))
         marks = resolve(annotation, before.elements) if annotation else []
@@ -136,13 +157,13 @@ class FeedbackTurn:
             number_, words, [mark_line(m, before.elements) for m in marks], reqs, [], notes=notes
         )
         result.route = "targeted" if marks or any(r.target for r in reqs) else "global"
-        draft = Draft(page, plan, self.project.site_dir)
+        draft = Draft(page, plan, edit.site)
         scene = Scene.of(before.render, before.elements, marks, plan)
         candidate = await self._apply(draft, reqs, f"fb-t{number_}", result, scene)
         self.progress(0.4, "checking every requirement so far")
         ledger_all = [*earlier, *reqs]
         checked, verdicts = await self._critique(candidate, ledger_all, width, f"t{number_}-trial")
-        ledger.add_verdicts(verdicts, number_, None, "trial")
+        trial_verdicts = verdicts
         forgotten = self._forgotten(verdicts, earlier, ledger.ever_passed())
         failing = [v for v in verdicts if v.passed is False]
         if failing:
@@ -158,22 +179,27 @@ class FeedbackTurn:
             for r in reqs
             if not r.structural and getattr(final.get(r.id), "passed", None) is None
         ]
+        forgetting = []
         for req_id, detail in forgotten:
             repaired = final.get(req_id) is not None and final[req_id].passed is True
-            ledger.add_forgetting(req_id, number_, detail, repaired)
+            forgetting.append((req_id, number_, detail, repaired))
             result.forgetting.append(
                 {"requirement": req_id, "detail": detail, "repaired": repaired}
             )
-        self.progress(0.85, "committing the version")
-        result.version = await self._commit(candidate, text, reqs, job)
 
-        def record() -> None:
+        def record(version) -> None:
+            """The turn's ledger rows, written with its version (in the commit's thread)."""
+            result.version = version.id
+            ledger.add_verdicts(trial_verdicts, number_, None, "trial")
+            for row in forgetting:
+                ledger.add_forgetting(*row)
             self._remember(candidate.page, width, checked.render)
             ledger.add_verdicts(verdicts, number_, result.version, "final")
             ledger.retire(retired)
             ledger.add_turn(self._record(result, text, annotation, png, earlier), reqs)
 
-        await run_to_end(record)
+        self.progress(0.85, "committing the version")
+        await self._commit(edit, candidate, text, reqs, record)
         result.timings["total_s"] = round(time.perf_counter() - started, 2)
         return result
 
@@ -224,17 +250,6 @@ class FeedbackTurn:
         result.by_model += [f"{i}{suffix}: {line}" for i, line in applied.done.items()]
         result.not_applied += [f"{i}{suffix}: {why}" for i, why in applied.failed.items()]
         return applied
-
-    def _plan(self):
-        """The project's plan, or None (no plan.json, or one that does not validate: then the
-        operations that need it say so, and page operations still run)."""
-        if not self.project.plan_path.exists():
-            return None
-        try:
-            return self.project.read_plan()
-        except ProjectError as exc:
-            log.warning("feedback without the plan: %s", exc)
-            return None
 
     async def _step(self, draft: Draft, req: Requirement, key: str, result, repair: bool):
         """One operation on a copy of ``draft``; the copy, or None when it could not apply."""
@@ -332,7 +347,8 @@ class FeedbackTurn:
         through them). Raises FeedbackError when the page does not render."""
         trial = self.project.root / f".staging-feedback-{os.getpid()}-{name}"
         try:
-            await run_to_end(_build_trial, self.project.site_dir, trial, page, files or {})
+            base = self._base or self.project.site_dir  # the turn's draft (read only)
+            await run_to_end(_build_trial, base, trial, page, files or {})
             out = self.project.renders_dir / "feedback" / name
             render = await self.render(trial, width, out)
             if getattr(render, "failure", None):
@@ -341,41 +357,33 @@ class FeedbackTurn:
         finally:
             await run_to_end(shutil.rmtree, trial, ignore_errors=True)
 
-    async def _commit(self, draft: Draft, text: str, reqs: list[Requirement], job) -> str | None:
-        """Write the draft (files, plan, page), score it, commit a version. A report that failed
-        puts every written file back and raises FeedbackError."""
-        path = self.project.site_dir / "index.html"
-        async with self.lock:
-            saved = await run_to_end(
-                assets.write, draft, self.project.site_dir, self.project.plan_path
-            )
-        report = await self._score(path) if self.rescore else None
-        if report is not None and report.failed:
-            async with self.lock:
-                await run_to_end(assets.restore, saved)
-            raise FeedbackError(f"nothing was committed: {report.failed}")
+    async def _commit(self, edit: Edit, draft: Draft, text: str, reqs: list[Requirement], record):
+        """Write the draft (files, plan, page) into the transaction's draft, score it there,
+        commit it with the turn's ledger rows (``record``). A report that failed raises
+        FeedbackError: nothing is committed (the live site was never written)."""
+
+        def write() -> None:
+            for path, data in draft.files.items():
+                edit.write_bytes(path, data)
+            if draft.plan_changed and draft.plan is not None:
+                edit.write_plan(draft.plan)
+            edit.write_text("index.html", draft.page)
+
+        await run_to_end(write)
+        if self.rescore:
+            report = await edit.verify(self._score, self.project.renders_dir)
+            if report is not None and report.failed:
+                raise FeedbackError(f"nothing was committed: {report.failed}")
         targets = list(dict.fromkeys(r.target for r in reqs if r.target))
         element = targets[0] if len(targets) == 1 else None
         summary = f"Feedback: {' '.join(text.split())[:80] or 'annotations'}"
+        await edit.commit(summary, element=element, level="feedback", record=record)
 
-        def save() -> str:
-            if report is not None:
-                self.project.write_report(report)
-            version = self.project.commit(
-                summary, job=getattr(job, "id", None), element=element, level="feedback"
-            )
-            return version.id
-
-        async with self.lock:
-            return await run_to_end(save)
-
-    async def _score(self, path: Path):
+    @staticmethod
+    async def _score(page: Path, plan, out_dir: Path):
         from mmstudio.refine import render_and_score
 
-        plan = self.project.read_plan() if self.project.plan_path.exists() else None
-        report = await render_and_score(path, plan, self.project.renders_dir)
-        report.target = str(path)
-        return report
+        return await render_and_score(page, plan, out_dir)
 
     def _record(self, result, text, annotation, png, earlier) -> TurnRecord:
         digest = None

@@ -68,3 +68,8 @@ def first_line(exc: BaseException) -> str:
     text = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc)
     lines = [line for line in text.splitlines() if line.strip()]
     return lines[0] if lines else type(exc).__name__
+
+
+class Withdrawn(Exception):
+    """A change was called off (its caller was cancelled) before its decision point: nothing of
+    it was recorded or installed."""

@@ -28,8 +28,16 @@ Invariants:
 - A disk error (no space, I/O, a read-only folder) becomes one ProjectError line; the project
   keeps its last saved version and the in-memory manifest matches the one on disk.
 - Within a process, every write (commit, checkout, staged commit, plan, report, site, recovery)
-  holds the project's write lock (a ``threading.RLock`` per project folder), so writes may run
-  in worker threads — the app runs them off its event loop — and still never interleave.
+  holds the project's thread lock (a ``threading.RLock`` per RESOLVED project folder, owned by
+  :mod:`mmstudio.project.workspace`), so writes may run in worker threads — the app runs them
+  off its event loop — and still never interleave, whatever path names the folder.
+- Changes to a project that has versions come through its
+  :class:`~mmstudio.project.workspace.Workspace` (the edit transaction and checkouts), which
+  calls :meth:`Project.commit_staged`, :meth:`Project.restore`, :meth:`Project.undo` and
+  :meth:`Project.redo` here; :meth:`Project.install_site` only seeds a project that has no
+  version yet. ``proceed`` (those methods' last argument) is asked right before the point of
+  no return; when it says no, :class:`~mmstudio.project.errors.Withdrawn` is raised and nothing
+  was recorded or installed.
 """
 
 from __future__ import annotations
@@ -53,8 +61,9 @@ from pydantic import BaseModel, ValidationError
 from mmstudio import __version__
 from mmstudio.plan import DesignPlan
 from mmstudio.project import atomic
-from mmstudio.project.errors import ProjectError, disk_reason, first_line, saving
+from mmstudio.project.errors import ProjectError, Withdrawn, disk_reason, first_line, saving
 from mmstudio.project.versions import History, ObjectStore, Version, new_version, snapshot
+from mmstudio.project.workspace import locks_for
 from mmstudio.report import Report
 
 log = logging.getLogger(__name__)
@@ -86,7 +95,6 @@ class _Checkout(BaseModel):
     remove: list[str] = []
 
 
-_write_locks: dict[Path, threading.RLock] = {}  # project folder → its write lock (module doc)
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -126,7 +134,7 @@ class Project:
         self.objects = ObjectStore(root / "objects")
         self.history = History(root / "history.sqlite")
         self._pending: list[Path] = []  # marked checkouts a disk error left half installed
-        self._writing = _write_locks.setdefault(root, threading.RLock())
+        self._writing: threading.RLock = locks_for(root).files
 
     # -- paths -----------------------------------------------------------------------------
     @property
@@ -229,6 +237,15 @@ class Project:
         self.manifest.updated_at = _now()
         atomic.write_text(self.root / MANIFEST, self.manifest.model_dump_json(indent=2) + "\n")
 
+    @_writes
+    def refresh(self) -> None:
+        """Re-read the manifest from disk (another Project object of the same folder in this
+        process may have moved the head); a manifest that cannot be read leaves this one."""
+        try:
+            self.manifest = Manifest.model_validate_json((self.root / MANIFEST).read_bytes())
+        except (OSError, ValidationError, ValueError) as exc:
+            log.warning("kept the manifest in memory: %s", first_line(exc))
+
     def _save_head(self, head: str | None, redo: list[str]) -> None:
         """Write a manifest with ``head`` and ``redo``; the one in memory changes only once the
         file is on disk, so a failed write leaves both as they were."""
@@ -245,11 +262,16 @@ class Project:
 
     @_writes
     def install_site(self, staged_site: Path) -> None:
-        """Make ``staged_site`` the project's ``site/`` (two renames; see the module docstring)
-        and delete the staging folder holding it, installed or not; raises ProjectError on a
-        disk error (the old site stays)."""
+        """Seed a project that has no version yet with ``staged_site`` as its ``site/`` (two
+        renames; see the module docstring) and delete the staging folder holding it, installed
+        or not; raises ProjectError on a disk error (the old site stays) and when the project
+        already has a version (then only its Workspace changes the site)."""
         holder = staged_site.parent
         try:
+            if self.manifest.head is not None:
+                raise ProjectError(
+                    "the project has versions: change its site through its workspace's edit"
+                )
             with saving("the site"):
                 self._swap_site(staged_site)
         finally:
@@ -324,9 +346,9 @@ class Project:
         return version
 
     @_writes
-    def undo(self) -> Version:
+    def undo(self, proceed: Callable[[], bool] | None = None) -> Version:
         """Move the head to its parent (the site, plan and report follow); raises ProjectError
-        when there is nothing to undo."""
+        when there is nothing to undo (``proceed``: see the module docstring)."""
         head = self.manifest.head
         try:
             parent = self.history.get(head).parent if head else None
@@ -334,24 +356,26 @@ class Project:
             parent = None
         if not parent:
             raise ProjectError("nothing to undo: the current version is the first one")
-        return self._checkout(parent, [*self.manifest.redo, head])
+        return self._checkout(parent, [*self.manifest.redo, head], proceed)
 
     @_writes
-    def redo(self) -> Version:
+    def redo(self, proceed: Callable[[], bool] | None = None) -> Version:
         """Move the head forward to the version last undone; raises ProjectError when none."""
         if not self.manifest.redo:
             raise ProjectError("nothing to redo")
         *rest, target = self.manifest.redo
-        return self._checkout(target, rest)
+        return self._checkout(target, rest, proceed)
 
     @_writes
-    def restore(self, version_id: str) -> Version:
+    def restore(self, version_id: str, proceed: Callable[[], bool] | None = None) -> Version:
         """Make version ``version_id`` (a unique prefix) current again, byte for byte; raises
         ProjectError for an unknown id, a missing/corrupted blob or a disk error (the project is
         unchanged). A restore starts a new branch: the redo stack is cleared."""
-        return self._checkout(version_id, [])
+        return self._checkout(version_id, [], proceed)
 
-    def _checkout(self, version_id: str, redo: list[str]) -> Version:
+    def _checkout(
+        self, version_id: str, redo: list[str], proceed: Callable[[], bool] | None = None
+    ) -> Version:
         """Put version ``version_id`` back (redo stack ``redo``), verified against its hashes:
         stage every file and the new manifest, then rename them in (module docstring)."""
         try:
@@ -366,6 +390,8 @@ class Project:
                 for path, data in blobs.items():
                     atomic.write_bytes(staging / path, data)
                 self._verify(staging, version.files)
+                if proceed is not None and not proceed():
+                    raise Withdrawn(f"the checkout of {version.id} was called off")
             except BaseException:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
@@ -382,6 +408,7 @@ class Project:
         job: str | None = None,
         element: str | None = None,
         level: str | None = None,
+        proceed: Callable[[], bool] | None = None,
     ) -> Version:
         """Install and commit, as ONE step, a change built in ``staging`` (a folder from
         :meth:`staging_dir` holding a complete ``site/`` and, where they change, ``plan.json``
@@ -400,6 +427,8 @@ class Project:
                 scores = report.scores.model_dump() if report else {}
                 tags = {"job": job, "element": element, "level": level}
                 version = new_version(files, self.manifest.head, summary, scores, **tags)
+                if proceed is not None and not proceed():
+                    raise Withdrawn("the change was called off before it was recorded")
                 self.history.add(version)
             except BaseException:
                 shutil.rmtree(staging, ignore_errors=True)

@@ -1,22 +1,20 @@
-"""Applying a refiner's Change to a project: guardrails, a trial render, a verdict, then install
-and commit — or a recorded revert.
+"""Applying a refiner's Change to a project: guardrails, a trial render, a verdict, then the
+project's edit transaction commits it — or the attempt is recorded as reverted / rejected.
+
+Flow of one attempt (:meth:`SiteEditor.attempt`): guardrails on the change's files → a draft of
+the project (:meth:`~mmstudio.project.workspace.Workspace.edit`: a hard-linked copy of ``site/``
+in a ``.staging-trial-*`` folder, removed however the attempt ends) → the change applied to the
+draft (guardrails on the page) → ``draft.verify(evaluator)`` → :func:`~mmstudio.refine.verdict.
+judge` → ``draft.commit`` (version + accepted attempt row in one step) or a recorded revert.
 
 Invariants:
-- One :class:`SiteEditor` per open project; its lock guards every write to ``site/``,
-  ``plan.json``, ``report.json`` and every commit. The lock is never held while rendering.
-- A change is tried on a *trial site* (a hard-linked copy of ``site/`` in a ``.staging-trial-*``
-  folder inside the project, which opening the project removes after a crash); the real site is
-  untouched until the verdict is in. The trial folder is named before it is made and removed
-  however the attempt ends (a full disk or a cancellation while it is being prepared included).
-- Installing re-applies the change's page edit to the *latest* ``index.html`` under the lock, so
-  element-scoped patches from concurrent jobs compose and none is lost. The new site, plan and
-  report are built in a staging folder and installed and committed as ONE step
-  (:meth:`~mmstudio.project.Project.commit_staged`): a crash or a full disk leaves the old
-  version or the new one, never a site that no version records.
-- File work (preparing a trial, installing, recording an attempt) runs in a worker thread, off
-  the event loop (:func:`~mmstudio.threads.run_to_end`); cancelling an attempt lets a write
-  already under way run to its end before the cancellation goes on, so no file is left half
-  written and the lock is never let go while a thread still writes.
+- The live site is never written here: only the draft is, and only the transaction installs it.
+  A cancelled or failed attempt leaves the project as it was (no file, version or row).
+- Committing re-applies the change's page edit to the *latest* ``index.html`` when another
+  change was installed since the draft opened (``rebase``), so element-scoped patches from
+  concurrent jobs compose and none is lost; a patch that no longer applies is ``rejected``.
+- File work (preparing the draft, committing, recording an attempt) runs in worker threads to
+  its end (:func:`~mmstudio.threads.run_to_end`); no lock is held while rendering.
 - Every attempt ends in an :class:`~mmstudio.refine.model.Outcome` and a row in the project's
   ``attempts`` table: accepted (with its version), reverted (scored worse or gained nothing),
   rejected (failed a guardrail) or skipped (the change does nothing).
@@ -24,10 +22,7 @@ Invariants:
 
 from __future__ import annotations
 
-import asyncio
-import itertools
 import logging
-import os
 import shutil
 import time
 from collections.abc import Awaitable, Callable
@@ -35,9 +30,9 @@ from pathlib import Path
 
 from mmstudio.evaluate import evaluate
 from mmstudio.plan import DesignPlan
-from mmstudio.project import Project, atomic
-from mmstudio.project.errors import saving
+from mmstudio.project import Project
 from mmstudio.project.versions import Attempt
+from mmstudio.project.workspace import Draft, RebaseError, Workspace
 from mmstudio.report import Report
 from mmstudio.threads import run_to_end
 
@@ -46,9 +41,6 @@ from .model import Change, Outcome
 from .verdict import judge
 
 log = logging.getLogger(__name__)
-
-#: numbers of this process's trial folders (one counter for every editor: names never collide)
-_trial_ids = itertools.count(1)
 
 #: ``await evaluator(page_html_path, plan, out_dir) -> Report``
 Evaluator = Callable[[Path, DesignPlan | None, Path], Awaitable[Report]]
@@ -60,12 +52,12 @@ async def render_and_score(page: Path, plan: DesignPlan | None, out_dir: Path) -
 
 
 class SiteEditor:
-    """Tries and installs Changes on one project (see the module docstring)."""
+    """Tries and commits Changes on one project through its workspace (module docstring)."""
 
     def __init__(self, project: Project, evaluator: Evaluator | None = None) -> None:
         self.project = project
+        self.workspace = Workspace.of(project)
         self.evaluator = evaluator or render_and_score
-        self.lock = asyncio.Lock()
 
     @property
     def page_path(self) -> Path:
@@ -75,92 +67,68 @@ class SiteEditor:
         return self.project.read_plan() if self.project.plan_path.exists() else None
 
     async def attempt(self, change: Change, baseline: Report, *, job: str | None = None) -> Outcome:
-        """Try ``change`` against ``baseline`` (the report its issues come from); install and
-        commit it when it does not score worse and fixes something. Never raises for a bad
-        change: the outcome says what happened. A ``settled`` change is only recorded."""
+        """Try ``change`` against ``baseline`` (the report its issues come from); commit it when
+        it does not score worse and fixes something. Never raises for a bad change: the outcome
+        says what happened. A ``settled`` change is only recorded."""
         if change.settled is not None:
             return await self._record(change, *change.settled, baseline, job)
         problems = guardrails.file_problems(list(change.files))
         if problems:
             return await self._record(change, "rejected", problems[0], baseline, job)
-        trial = self.project.root / f".staging-trial-{os.getpid()}-{next(_trial_ids)}"
-        try:
-            async with self.lock:
-                problem = await run_to_end(self._prepare_trial, change, trial)
+        async with self.workspace.edit(job, kind="trial", what="mmstudio refine") as draft:
+            problem = await run_to_end(self._prepare, change, draft)
             if problem:
                 outcome = "skipped" if problem.startswith("the change does nothing") else "rejected"
                 return await self._record(change, outcome, problem, baseline, job)
-            return await self._verify_and_install(change, baseline, trial, job)
-        finally:
-            await run_to_end(shutil.rmtree, trial, ignore_errors=True)
+            return await self._verify_and_commit(change, baseline, draft, job)
 
-    async def _verify_and_install(
-        self, change: Change, baseline: Report, trial: Path, job: str | None
+    async def _verify_and_commit(
+        self, change: Change, baseline: Report, draft: Draft, job: str | None
     ) -> Outcome:
-        out_dir = self.project.renders_dir / "trials" / trial.name
-        plan = change.plan or self.read_plan()
-        report = await self.evaluator(trial / "site" / "index.html", plan, out_dir)
+        out_dir = self.project.renders_dir / "trials" / draft.folder.name
+        report = await draft.verify(self.evaluator, out_dir)
         accepted, reason = judge(baseline, report, change)
         if not accepted:
             await run_to_end(shutil.rmtree, out_dir, ignore_errors=True)
             return await self._record(change, "reverted", reason, baseline, job, report)
-        async with self.lock:
-            version, problem = await run_to_end(self._install, change, report, job)
-        if problem:
-            return await self._record(change, "rejected", problem, baseline, job, report)
-        return await self._record(change, "accepted", reason, baseline, job, report, version)
+        attempt = self._attempt(change, "accepted", reason, job)
+        try:
+            version = await draft.commit(
+                change.summary, element=change.element, level=change.level,
+                rebase=_rebase(change), attempt=attempt,
+            )  # fmt: skip
+        except RebaseError as exc:
+            return await self._record(change, "rejected", str(exc), baseline, job, report)
+        log.info("%s %s accepted: %s", change.level, change.element or "page", attempt.reason)
+        return self._outcome(change, "accepted", attempt.reason, baseline, report, version.id)
 
-    def _prepare_trial(self, change: Change, trial: Path) -> str | None:
-        """Fill ``trial`` with a copy of the site with ``change`` applied (under the lock, in a
-        worker thread); returns a problem, or None."""
-        html = self.page_path.read_text(encoding="utf-8", errors="surrogateescape")
+    def _prepare(self, change: Change, draft: Draft) -> str | None:
+        """Apply ``change`` to the draft (in a worker thread); returns a problem, or None."""
+        html = draft.read_text("index.html")
         candidate = change.page(html) if change.page else html
-        problems = guardrails.page_problems(html, candidate) or self._link_problems(change)
+        problems = guardrails.page_problems(html, candidate) or [
+            f"the refiner writes outside the site folder through a link: {path}"
+            for path in change.files
+            if draft.outside(path)
+        ]
         if problems:
             return problems[0]
         if candidate == html and not change.files and change.plan is None:
             return "the change does nothing to this page"
-        _write_site(self.project.site_dir, trial / "site", change.files, candidate, html)
+        for path, data in change.files.items():
+            draft.write_bytes(path, data)
+        if candidate != html:
+            draft.write_text("index.html", candidate)
+        if change.plan is not None:
+            draft.write_plan(change.plan)
         return None
 
-    def _link_problems(self, change: Change) -> list[str]:
-        """A problem per file of ``change`` that a symbolic link in the site would send outside
-        the site folder (copies keep such links, so the write would go through them)."""
-        site = self.project.site_dir.resolve()
-        return [
-            f"the refiner writes outside the site folder through a link: {path}"
-            for path in change.files
-            if not (self.project.site_dir / path).parent.resolve().is_relative_to(site)
-        ]
-
-    def _install(self, change: Change, report: Report, job: str | None):
-        """Apply ``change`` to the latest page, build the new site (with the plan, if changed,
-        and ``report``) in a staging folder and install and commit it as one step (under the
-        lock, in a worker thread); returns (version id, problem)."""
-        html = self.page_path.read_text(encoding="utf-8", errors="surrogateescape")
-        new = change.page(html) if change.page else html
-        problems = guardrails.page_problems(html, new)
-        if problems:
-            return None, f"the patch no longer applies to the latest page: {problems[0]}"
-        problems = self._link_problems(change)
-        if problems:
-            return None, problems[0]
-        report.target = str(self.page_path)
-        with saving("the version"):
-            staging = self.project.staging_dir()
-        try:
-            with saving("the version"):
-                _write_site(self.project.site_dir, staging / "site", change.files, new, html)
-                if change.plan is not None:
-                    atomic.write_text(staging / "plan.json", _json(change.plan))
-                atomic.write_text(staging / "report.json", _json(report))
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
-        version = self.project.commit_staged(
-            staging, change.summary, job=job, element=change.element, level=change.level
-        )
-        return version.id, None
+    def _attempt(self, change: Change, outcome: str, reason: str, job: str | None) -> Attempt:
+        reason = f"{reason} ({change.note})" if change.note else reason
+        return Attempt(
+            created_at=time.time(), job=job, element=change.element, level=change.level,
+            codes=change.codes, outcome=outcome, reason=reason,
+        )  # fmt: skip
 
     async def _record(
         self,
@@ -170,21 +138,15 @@ class SiteEditor:
         baseline: Report,
         job: str | None,
         report: Report | None = None,
-        version: str | None = None,
     ) -> Outcome:
-        reason = f"{reason} ({change.note})" if change.note else reason
-        attempt = Attempt(
-            created_at=time.time(),
-            job=job,
-            element=change.element,
-            level=change.level,
-            codes=change.codes,
-            outcome=outcome,
-            reason=reason,
-            version=version,
-        )
-        await run_to_end(self.project.history.add_attempt, attempt)
-        log.info("%s %s %s: %s", change.level, change.element or "page", outcome, reason)
+        """Record an attempt that made no version; its Outcome."""
+        attempt = self._attempt(change, outcome, reason, job)
+        await self.workspace.add_attempt(attempt)
+        log.info("%s %s %s: %s", change.level, change.element or "page", outcome, attempt.reason)
+        return self._outcome(change, outcome, attempt.reason, baseline, report, None)
+
+    @staticmethod
+    def _outcome(change, outcome, reason, baseline, report, version) -> Outcome:
         after = report.scores.overall if report else None
         return Outcome(
             change.level, change.element, change.codes, outcome, reason,
@@ -192,16 +154,14 @@ class SiteEditor:
         )  # fmt: skip
 
 
-def _write_site(site: Path, target: Path, files: dict[str, bytes], page: str, current: str) -> None:
-    """``target``: a hard-linked copy of ``site`` with ``files`` (site-relative path → bytes)
-    written in and ``index.html`` replaced by ``page`` where it differs from ``current``."""
-    atomic.link_tree(site, target)
-    for path, data in files.items():
-        atomic.write_bytes(target / path, data)
-    if page != current:
-        atomic.write_text(target / "index.html", page)
+def _rebase(change: Change) -> Callable[[str], str]:
+    """The change's page edit replayed on the latest page (guardrails checked again)."""
 
+    def rebase(latest: str) -> str:
+        new = change.page(latest) if change.page else latest
+        problems = guardrails.page_problems(latest, new)
+        if problems:
+            raise RebaseError(f"the patch no longer applies to the latest page: {problems[0]}")
+        return new
 
-def _json(model: DesignPlan | Report) -> str:
-    """``plan.json`` / ``report.json`` text, as the project writes them."""
-    return model.model_dump_json(indent=2) + "\n"
+    return rebase

@@ -5,8 +5,9 @@ Invariants:
 - A turn is a PAGE job (``element=None``) on the session's JobManager, so it never overlaps an
   element refine or another turn; inside it nothing else is submitted (a nested element job would
   wait for the page lock the turn holds).
-- When a :class:`~mmstudio.studio.refining.RefineService` is shared, the turn takes its
-  SiteEditor's lock for every write, like every other change to the project.
+- A turn is one edit transaction of the project's
+  :class:`~mmstudio.project.workspace.Workspace` (its locks are the project's, shared by every
+  service on it): a cancelled or failed turn leaves nothing behind.
 - Model refiners (``refiners``, else the shared RefineService's when they are a model's) apply
   what no offline operation can (:mod:`mmstudio.feedback.refiners`); the offline rules never
   stand in for them (they answer measured issues, not a designer's words).
@@ -40,8 +41,8 @@ class FeedbackService:
         chat=None,
         refiners: Refiners | None = None,
     ) -> None:
-        """``refine``: a shared RefineService (its editor lock guards writes; its refiners apply
-        turns when they are a model's); ``chat``: a ChatModel that splits turns and judges free
+        """``refine``: a shared RefineService (its refiners apply turns when they are a
+        model's); ``chat``: a ChatModel that splits turns and judges free
         requirements (None: offline rules); ``refiners``: the refiners that apply what no
         offline operation can (None: the shared RefineService's model refiners, if any)."""
         self.project = project
@@ -63,8 +64,6 @@ class FeedbackService:
 
             turn.splitter, turn.judge = model_splitter(self.chat), model_judge(self.chat)
         turn.refiners = self.model_refiners
-        if self.refine is not None:
-            turn.lock = self.refine.editor.lock
         if ctx is not None:
             turn.progress = ctx.progress
         return turn

@@ -4,31 +4,28 @@ at a level as jobs on the :class:`~mmstudio.studio.jobs.JobManager`, and run the
 Invariants:
 - Local and context refines are element jobs (different elements run at once; one element's jobs
   queue); a global refine is a page job, so it never overlaps an element patch.
-- Every change goes through the project's one :class:`~mmstudio.refine.SiteEditor`: accepted
-  changes are committed as versions tagged with job, element and level; reverted and rejected
-  attempts are recorded with their reason. A refiner that raises becomes a failed job and a
-  ``failed`` attempt, never an unhandled exception.
-- Creating a service when no other service of this process is working on the project removes
-  this process's dead trial folders there (see :func:`_remove_dead_trials`).
+- Every change goes through the project's edit transaction
+  (:class:`~mmstudio.project.workspace.Workspace`, via :class:`~mmstudio.refine.SiteEditor`):
+  accepted changes are committed as versions tagged with job, element and level; reverted and
+  rejected attempts are recorded with their reason. A refiner that raises becomes a failed job
+  and a ``failed`` attempt, never an unhandled exception.
 - The loop keeps the best version seen: if the last round left the page worse than an earlier
-  version, that version is restored at the end.
-- Project writes (commits, reports, attempts, restores) run in worker threads under the editor's
-  lock, each to its end (:func:`~mmstudio.threads.run_to_end`), so the event loop — the GUI's in
-  the app — never waits on the disk.
+  version, that version is restored at the end (a workspace checkout).
+- Project writes (commits, reports, attempts, restores) go through the workspace: worker
+  threads under its edit lock, each to its end, so the event loop — the GUI's in the app —
+  never waits on the disk.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import shutil
 import time
-import weakref
 from pathlib import Path
 
 from mmstudio.project import Project
 from mmstudio.project.versions import Attempt
+from mmstudio.project.workspace import Workspace
 from mmstudio.providers.settings import Settings
 from mmstudio.refine import (
     ROUNDS,
@@ -45,27 +42,8 @@ from mmstudio.refine import (
 from mmstudio.refine.registry import Refiners, RuleRefiners, get_refiners
 from mmstudio.report import Level, Report, Severity
 from mmstudio.studio.jobs import Job, JobContext, JobManager
-from mmstudio.threads import run_to_end
 
 log = logging.getLogger(__name__)
-
-
-_services: dict[Path, weakref.WeakSet[RefineService]] = {}  # project root → live services
-
-
-def _busy(root: Path) -> bool:
-    """Whether a live service of this process has an unfinished job on the project ``root``."""
-    services = list(_services.get(root, ()))
-    return any(j.state in ("queued", "running") for s in services for j in s.jobs.jobs.values())
-
-
-def _remove_dead_trials(root: Path) -> None:
-    """Delete this process's trial folders in ``root`` when none of its services is working on
-    the project: the editor removes each trial however its attempt ends, but ignores errors
-    while doing so, and anything left would otherwise stay until the next process opens it."""
-    for trial in root.glob(f".staging-trial-{os.getpid()}-*"):
-        log.info("removing %s left by a cancelled refinement", trial.name)
-        shutil.rmtree(trial, ignore_errors=True)
 
 
 class RefineService:
@@ -80,10 +58,7 @@ class RefineService:
     ) -> None:
         self.project = project
         self.jobs = jobs or JobManager()
-        key = project.root.resolve()
-        if not _busy(key):
-            _remove_dead_trials(project.root)
-        _services.setdefault(key, weakref.WeakSet()).add(self)
+        self.workspace = Workspace.of(project)
         self.editor = SiteEditor(project, evaluator)
         self.refiners = refiners or RuleRefiners()  # the offline rules unless told otherwise
 
@@ -98,16 +73,14 @@ class RefineService:
         return report
 
     async def _commit_current(self) -> None:
-        async with self.editor.lock:
-            await run_to_end(self.project.commit, "Before refinement")
+        await self.workspace.commit_current("Before refinement")
 
     async def evaluate(self) -> Report:
         """Render and score the current site (``report.json`` written, not committed)."""
         plan = self.editor.read_plan()
         out = self.project.renders_dir
         report = await self.editor.evaluator(self.editor.page_path, plan, out)
-        async with self.editor.lock:
-            await run_to_end(self.project.write_report, report)
+        await self.workspace.write_report(report)
         return report
 
     def submit(self, target: Target, report: Report, instruction: str = "") -> Job:
@@ -157,7 +130,7 @@ class RefineService:
             outcome="failed",
             reason=reason,
         )
-        await run_to_end(self.project.history.add_attempt, attempt)
+        await self.workspace.add_attempt(attempt)
 
     async def run_targets(
         self,
@@ -229,8 +202,7 @@ class RefineService:
         if len(accepted) <= 1 or accepted[-1].level == "global":
             return self.project.read_report() or await self.evaluate()
         report = await self.evaluate()
-        async with self.editor.lock:
-            await run_to_end(self.project.commit, summary, level="round")
+        await self.workspace.commit_current(summary, level="round")
         return report
 
     async def reflect(self, rounds: int = ROUNDS, min_severity: Severity = "minor") -> Reflection:
@@ -265,8 +237,7 @@ class RefineService:
         if best_version and best_version != self.project.manifest.head:
             current = self.project.read_report()
             if better(best, current):
-                async with self.editor.lock:
-                    await run_to_end(self.project.restore, best_version)
+                await self.workspace.restore(best_version)
         final = self.project.read_report() or best
         result.after, result.issues_after = final.scores.overall, measured_issues(final)
         result.kept = self.project.manifest.head

@@ -5,14 +5,16 @@ events; it never touches project files itself. Each method returns the submitted
 :class:`~mmstudio.studio.jobs.Job` at once; the work runs on the current event loop.
 
 Invariants:
-- While a project is open the session holds its writer lock
-  (:func:`~mmstudio.project.lock.writer_lock`), so every job the app runs on it — generate,
+- While a project is open the session holds its writer lock (its
+  :class:`~mmstudio.project.workspace.Workspace`'s :meth:`~mmstudio.project.workspace.Workspace.
+  hold`), so every job the app runs on it — generate,
   evaluate, refine, feedback, undo, redo, restore — writes under that lock. A second app or a
   CLI command that changes the project is refused with one line naming this process; opening a
   project another process is changing raises ProjectError with that line (and the previously
   open project stays open). :meth:`close` (or opening another project) releases it.
-- Undo, redo, restore and export write in a worker thread, off the loop (the GUI's), each to its
-  end (:func:`~mmstudio.threads.run_to_end`): a cancelled job stops once its write is done. The
+- Undo, redo and restore are workspace checkouts (the same locks as every edit; a cancellation
+  before the new version is decided leaves the old one); export writes in a worker thread, off
+  the loop (the GUI's), to its end (:func:`~mmstudio.threads.run_to_end`). The
   writer lock is held per process, whatever the thread, and is never let go while a write runs:
   closing cancels the project's jobs and refine tasks and releases the lock once they have
   stopped (at once when nothing is running).
@@ -28,7 +30,7 @@ from pathlib import Path
 from mmstudio.pipeline.generate import ProgressCallback
 from mmstudio.project import Project
 from mmstudio.project.export import export_site
-from mmstudio.project.lock import writer_lock
+from mmstudio.project.workspace import Workspace
 from mmstudio.report import Level
 from mmstudio.studio.create import new_project
 from mmstudio.studio.evaluation import evaluate_project
@@ -46,10 +48,10 @@ def _progress(ctx: JobContext) -> ProgressCallback:
     return report
 
 
-def _take_lock(root: Path) -> contextlib.ExitStack:
+def _take_lock(project: Project) -> contextlib.ExitStack:
     """The project's writer lock, held until the returned stack is closed; raises ProjectError."""
     lock = contextlib.ExitStack()
-    lock.enter_context(writer_lock(root, "the MM Studio app has it open"))
+    lock.enter_context(Workspace.of(project).hold("the MM Studio app has it open"))
     return lock
 
 
@@ -70,7 +72,7 @@ class Session:
         writer lock; raises ProjectError (one line, naming the holder when another process is
         changing it)."""
         project = Project.open(root)
-        lock = _take_lock(project.root)
+        lock = _take_lock(project)
         self.jobs.cancel_all()
         self._set_project(project, lock)
         return project
@@ -88,7 +90,7 @@ class Session:
     def _set_project(self, project: Project, lock: contextlib.ExitStack | None = None) -> None:
         """Make ``project`` the open one; its lock is taken before the previous one is let go,
         so a refused lock (ProjectError) changes nothing."""
-        lock = lock or _take_lock(project.root)
+        lock = lock or _take_lock(project)
         self._release()
         self._lock = lock
         if self.project is None or self.project.root != project.root:
@@ -232,7 +234,7 @@ class Session:
         project = self._require()
 
         async def run(ctx: JobContext):
-            return await run_to_end(project.undo)
+            return await Workspace.of(project).undo()
 
         return self.jobs.submit("undo", run)
 
@@ -241,7 +243,7 @@ class Session:
         project = self._require()
 
         async def run(ctx: JobContext):
-            return await run_to_end(project.redo)
+            return await Workspace.of(project).redo()
 
         return self.jobs.submit("redo", run)
 
@@ -250,6 +252,6 @@ class Session:
         project = self._require()
 
         async def run(ctx: JobContext):
-            return await run_to_end(project.restore, version_id)
+            return await Workspace.of(project).restore(version_id)
 
         return self.jobs.submit("restore", run)
