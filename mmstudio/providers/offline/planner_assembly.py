@@ -179,7 +179,7 @@ def _section(
         spill = fields[name][cap:]
         fields[name] = fields[name][:cap]
         fields["paragraphs"] += [s if isinstance(s, str) else s.label or s.title for s in spill]
-    fields["paragraphs"] = (fields["paragraphs"] + slots.get("notes", []) + _colophon(slots))[:60]
+    fields["paragraphs"] = fields["paragraphs"][:60]  # "notes" (prompt prose) are never copy
     if draft.table is not None:  # a heading or chip naming a column the table shows is said
         _drop_column_names(fields, draft.table)
     table = draft.table
@@ -197,16 +197,6 @@ def _section(
         "element_ids": element_ids,
         "description": text[:8000],
     }
-
-
-def _colophon(slots: dict) -> list[str]:
-    """The typefaces the prompt names for the whole page, as a footer line ("Set in Harvest
-    Script and Garden Sans.")."""
-    faces = list(dict.fromkeys(slots.get("colophon", [])))
-    if not faces:
-        return []
-    named = faces[0] if len(faces) == 1 else ", ".join(faces[:-1]) + " and " + faces[-1]
-    return [f"Set in {named}."]
 
 
 def _drop_column_names(fields: dict, table: pt.Table) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 #: slots whose text is a label: never ends with the sentence's , ; : (other slots — paragraph,
-#: quote, caption, subtitle, attribution, colophon — are running copy and may end with a colon)
+#: quote, caption, subtitle, attribution — are running copy and may end with a colon)
 LABEL_SLOTS = frozenset(
     {"nav", "button", "tag", "kpi", "field", "item", "title", "heading", "brand", "pair", ""}
 )

@@ -20,6 +20,7 @@ from mmstudio.providers.offline import planner_elements as element_rules
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
 from mmstudio.providers.offline.planner_labels import label_text
+from mmstudio.providers.offline.planner_notes import design_notes
 from mmstudio.providers.offline.planner_sections import Draft
 
 _LIST_GAP = re.compile(r"^[\s,;:.]*(?:(?:and|or|then|&|plus)\b)?[\s,]*$", re.I)
@@ -54,7 +55,8 @@ _TITLED = re.compile(r"\b(?:titled|headed|called|labell?ed)\s*:?\s*[“\"]?$", r
 _TEXT_SLOTS = ("subtitle", "item", "quote", "caption", "paragraph", "pair", "attribution")
 _NOT_PAIRED = ("nav", "button", "kpi", "field", "brand")
 _QUOTE_HOMES = ("testimonials", "content")
-#: a page-level quote right after these words names or describes a typeface (“Garden Sans”)
+#: a page-level quote right after these words names or describes a typeface (“Garden Sans”):
+#: the typography rules read it, the page never prints it
 _TYPEFACE_CUE = re.compile(
     r"\b(?:fonts?|typefaces?|sans-serif|serif|grotesk|monospace|lettering|typography)\b"
     r"[^.;]{0,60}$",
@@ -101,8 +103,9 @@ def _candidates(prose: str, units: list[pt.Unit], drafts: list[Draft]) -> list[C
     owner = {u.start: d for d in drafts for u in d.units}
     starts = [u.start for u in units]
     body = next((d for d in drafts if d.kind not in ("header", "footer")), drafts[-1])
-    footer = drafts[-1] if drafts[-1].kind == "footer" else None
     quotes = pt.find_all_quotes(prose)
+    notes = design_notes(prose, quotes)
+    quotes = [q for q in quotes if q.start not in notes]  # typefaces, design terms: never copy
     pairs = _pairs(prose, quotes)
     previous: tuple[int, tuple[str, bool] | None] = (-1, None)
     found: list[Candidate] = []
@@ -111,15 +114,13 @@ def _candidates(prose: str, units: list[pt.Unit], drafts: list[Draft]) -> list[C
             continue
         unit = units[max(bisect.bisect_right(starts, quote.start) - 1, 0)]
         draft = owner.get(unit.start)
-        if draft is None and quote.text.strip(" ,.") in vocab.NAMED_FONTS:
-            continue  # a font name in a page-level sentence is a typography hint, not copy
         gap = prose[previous[0] : quote.start] if 0 <= quote.start - previous[0] <= 40 else "x"
         run = previous[1] if _LIST_GAP.match(gap) else None
         prefix = pt.blank_quotes(prose[unit.start : quote.start])
         slot, explicit = run or _slot(prefix, (draft or body).kind, quote.text, prose, quote.end)
-        if draft is None and footer is not None and _TYPEFACE_CUE.search(prefix):
-            draft, slot, explicit = footer, "colophon", True  # "Set in …" in the footer
-        elif draft is None:  # page-level sentence: a chip of the first body section
+        if draft is None and _TYPEFACE_CUE.search(prefix):
+            continue  # a page-level typeface ("headings use “Garden Sans”"): typography, no copy
+        if draft is None:  # page-level sentence: a chip of the first body section
             draft, slot, explicit = body, "tag", True
         text = quotes[pairs[index]].text if index in pairs and slot not in _NOT_PAIRED else ""
         slot = "pair" if text else slot
@@ -290,11 +291,9 @@ def _put(c: Candidate, prose: str) -> None:
 def _put_plain(draft: Draft, slot: str, text: str, prose: str, end: int) -> None:
     """Tags, KPIs, form fields, card titles, paragraphs and headings."""
     if slot == "fragment":
-        draft.add("notes", text)  # shown after the section's copy, never as a heading
+        draft.add("notes", text)  # prompt prose caught between straight quotes: never shown
     elif slot == "tag":
         draft.add("tags", text)
-    elif slot == "colophon":
-        draft.add("colophon", text.strip(" ,.;:"))
     elif slot == "kpi":
         draft.add("items", SectionItem(label=text, value=_value_after(prose, end)))
     elif slot == "field":
