@@ -45,7 +45,7 @@ def _shown(plan: DesignPlan) -> list[str]:
         ("Single Origin 70%.", "item", "Single Origin 70%"),
         ("Perfect Snap: Tempering 101,", "heading", "Perfect Snap: Tempering 101"),
         ("30 min.", "paragraph", "30 min"),  # subtext as short as a label
-        ("Latency:", "tag", "Latency"),
+        ("PRIMARY LANGUAGE:", "tag", "PRIMARY LANGUAGE:"),  # a label's colon introduces its value
         ("Avery P.", "attribution", "Avery P."),  # an initial keeps its full stop
         ("Loading...", "tag", "Loading..."),
         ("Level Up Your Creative Superpowers.", "title", "Level Up Your Creative Superpowers."),
@@ -63,7 +63,7 @@ def test_nav_buttons_and_tiles_drop_the_sentence_marks() -> None:
     for want in ("Dashboard", "Tutorial Library", "My Recipes", "Sea Salt Caramel"):
         assert want in shown
     assert "Single Origin 70%" in shown
-    assert not [t for t in shown if re.search(r"[,;:]$", t)], shown
+    assert not [t for t in shown if re.search(r"[,;]$", t)], shown
 
 
 def test_dev_prompts_show_no_label_ending_in_a_comma() -> None:
