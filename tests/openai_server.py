@@ -16,6 +16,16 @@ past the client's timeout), ``Reply(body=b"{not json")`` (malformed), :func:`cha
 mid-stream). Every request is logged in ``server.requests`` (route, path, headers, JSON body or
 multipart fields) for assertions.
 
+Behaviours (:class:`Behaviour`, ``OpenAITestServer(behaviour="lmstudio")``) make the server act
+like a kind of endpoint, after the documented behaviour of each: ``openai`` refuses a ``strict``
+schema that strict mode would not take; ``vllm`` answers like OpenAI without ``refusal`` fields;
+``ollama`` lists models with ``:latest`` tags and streams without usage; ``lmstudio`` refuses
+``json_object``; ``llamacpp`` refuses a schema carrying a bound its grammar converter cannot unroll
+(≥ 2000) and streams without usage. Flags add the quirks of small models on any of them:
+``think`` (a ``<think>…</think>`` preamble, qwen3), ``prose`` (words around the JSON),
+``stream_error`` (an error event inside the stream) and ``reject_response_format`` (a server that
+refuses every ``response_format``). A refusal is answered before any scripted reply is consumed.
+
 Concurrency: one daemon thread per connection (``ThreadingHTTPServer``); the script queues and
 the request log are guarded by one lock. ``tests/openai_demo.py`` runs it as a demo backend.
 """
@@ -152,7 +162,7 @@ def error(status: int, message: str = "scripted error", *, retry_after: float | 
 
 
 def image_reply(data: bytes, **kwargs: Any) -> Reply:
-    """An images response carrying ``data`` base64-encoded (gpt-image-1 always returns b64)."""
+    """An images response carrying ``data`` base64-encoded (GPT Image models always return b64)."""
     body = {
         "created": int(time.time()),
         "data": [{"b64_json": base64.b64encode(data).decode("ascii")}],
@@ -172,12 +182,83 @@ def video_job(video_id: str, status: str = "queued", *, seconds: str = "4",
     return Reply(json=body, **kwargs)
 
 
+@dataclass
+class Behaviour:
+    """How the server deviates from OpenAI's own API (see the module docstring)."""
+
+    name: str = "openai"
+    strict_check: bool = False
+    reject_json_object: bool = False
+    reject_response_format: bool = False
+    schema_bound_limit: int | None = None
+    omit_stream_usage: bool = False
+    omit_refusal: bool = False
+    model_tag: str = ""
+    think: bool = False
+    prose: bool = False
+    stream_error: str | None = None
+
+
+PROFILES = {
+    "openai": Behaviour("openai", strict_check=True),
+    "vllm": Behaviour("vllm", omit_refusal=True),
+    "ollama": Behaviour("ollama", omit_stream_usage=True, model_tag=":latest"),
+    "lmstudio": Behaviour("lmstudio", reject_json_object=True),
+    "llamacpp": Behaviour("llamacpp", schema_bound_limit=2000, omit_stream_usage=True),
+}
+
+
+def behaviour(name: str, **flags: Any) -> Behaviour:
+    """The profile ``name`` (a key of :data:`PROFILES`) with ``flags`` changed."""
+    base = PROFILES[name]
+    return Behaviour(**{**base.__dict__, **flags})
+
+
+_BOUNDS = ("maxLength", "maxItems", "minLength", "minItems")
+
+
+def _big_bound(node: Any, limit: int) -> str | None:
+    if isinstance(node, dict):
+        for key in _BOUNDS:
+            if isinstance(node.get(key), int) and node[key] >= limit:
+                return f"{key} {node[key]}"
+        nodes = list(node.values())
+    elif isinstance(node, list):
+        nodes = node
+    else:
+        return None
+    return next((found for sub in nodes if (found := _big_bound(sub, limit))), None)
+
+
+def _not_strict(node: Any) -> str | None:
+    """Why OpenAI's strict mode would refuse ``node`` (a schema), or None."""
+    if isinstance(node, list):
+        return next((why for sub in node if (why := _not_strict(sub))), None)
+    if not isinstance(node, dict):
+        return None
+    for key in ("minLength", "maxLength", "default", "oneOf", "allOf", "patternProperties"):
+        if key in node:
+            return f"'{key}' is not permitted"
+    props = node.get("properties")
+    if isinstance(props, dict):
+        if node.get("additionalProperties") is not False:
+            return "'additionalProperties' is required to be supplied and to be false"
+        if sorted(node.get("required", [])) != sorted(props):
+            return "'required' is required to include every key in properties"
+        return next((why for sub in props.values() if (why := _not_strict(sub))), None)
+    return next((why for k, v in node.items() if k != "enum" and (why := _not_strict(v))), None)
+
+
 class OpenAITestServer:
     """The server; use as a context manager or call :meth:`start` / :meth:`stop`."""
 
-    def __init__(self, *, models: list[str] | None = None, port: int = 0) -> None:
+    def __init__(
+        self, *, models: list[str] | None = None, port: int = 0,
+        behaviour: Behaviour | str = "openai",
+    ) -> None:  # fmt: skip
         self.port = port
-        self.models = models or ["gpt-5.1", "gpt-image-1", "sora-2"]
+        self.behaviour = PROFILES[behaviour] if isinstance(behaviour, str) else behaviour
+        self.models = models or ["gpt-5.5", "gpt-image-2.5-sunburst", "sora-2"]
         self.default_png = b""
         self.video_bytes = b""
         self.chat_responder: Callable[[Request], Reply] | None = None
@@ -192,6 +273,11 @@ class OpenAITestServer:
     def base_url(self) -> str:
         assert self._httpd is not None, "server not started"
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    @property
+    def root_url(self) -> str:
+        """The server's address without ``/v1`` (a base URL users often give by mistake)."""
+        return self.base_url.removesuffix("/v1")
 
     def start(self) -> OpenAITestServer:
         handler = type("Handler", (_Handler,), {"server_state": self})
@@ -231,19 +317,90 @@ class OpenAITestServer:
             return [r for r in self.requests if r.route == route]
 
     def take(self, request: Request) -> Reply:
-        """The reply for ``request``: the first matching scripted one, else the default."""
+        """The reply for ``request``: a refusal by the behaviour, else the first matching
+        scripted one, else the default — shaped by the behaviour."""
+        refusal = self._refusal(request) if request.route == "chat" else None
         with self._lock:
             self.requests.append(request)
+            if refusal is not None:
+                return refusal
             queue = self._queues.get(request.route, [])
-            for i, reply in enumerate(queue):
-                if reply.when is None or reply.when(request):
-                    return queue.pop(i)
-        return self._default(request)
+            found = next(
+                (i for i, r in enumerate(queue) if r.when is None or r.when(request)), None
+            )
+            reply = queue.pop(found) if found is not None else None
+        reply = reply or self._default(request)
+        return self._shaped(reply) if request.route == "chat" else reply
+
+    def _refusal(self, request: Request) -> Reply | None:
+        """The error the behaviour answers ``request`` with (before any script), or None."""
+        b = self.behaviour
+        fmt = (
+            (request.json or {}).get("response_format") if isinstance(request.json, dict) else None
+        )
+        if not fmt:
+            return None
+        kind = fmt.get("type")
+        if b.reject_response_format:
+            return error(400, "response_format is not supported by this server")
+        if kind == "json_object" and b.reject_json_object:
+            return error(400, "'response_format.type' must be 'json_schema' or 'text'")
+        schema = (fmt.get("json_schema") or {}).get("schema")
+        if kind == "json_schema" and b.schema_bound_limit is not None:
+            big = _big_bound(schema, b.schema_bound_limit)
+            if big:
+                return error(400, f"JSON schema conversion failed: {big} is too large a repetition")
+        if (
+            kind == "json_schema"
+            and b.strict_check
+            and (fmt.get("json_schema") or {}).get("strict")
+        ):
+            why = _not_strict(schema)
+            if why:
+                return error(400, f"Invalid schema for response_format: {why}")
+        return None
+
+    def _shaped(self, reply: Reply) -> Reply:
+        """``reply`` as the behaviour would send it (think/prose wrapping, omitted fields)."""
+        b = self.behaviour
+        before = "<think>\nLet me plan the answer first. {not json}\n</think>\n" if b.think else ""
+        before += "Here is the result you asked for:\n" if b.prose else ""
+        after = "\nLet me know if you want changes." if b.prose else ""
+        if reply.sse is not None:
+            events = [json.loads(json.dumps(e)) for e in reply.sse]
+            content = [
+                e for e in events if (e.get("choices") or [{}])[0].get("delta", {}).get("content")
+            ]
+            if content and before:
+                content[0]["choices"][0]["delta"]["content"] = (
+                    before + content[0]["choices"][0]["delta"]["content"]
+                )
+            if content and after:
+                content[-1]["choices"][0]["delta"]["content"] += after
+            if b.omit_stream_usage:
+                for event in events:
+                    event.pop("usage", None)
+            if b.stream_error and content:
+                cut = events.index(content[0]) + 1
+                events = [*events[:cut], {"error": {"message": b.stream_error, "code": 500}}]
+            return Reply(**{**reply.__dict__, "sse": events})
+        body = reply.json
+        choices = body.get("choices") if isinstance(body, dict) else None
+        if not choices or not isinstance(choices[0], dict) or reply.status != 200:
+            return reply
+        body = json.loads(json.dumps(body))
+        message = body["choices"][0].get("message") or {}
+        if isinstance(message.get("content"), str) and (before or after):
+            message["content"] = before + message["content"] + after
+        if b.omit_refusal:
+            message.pop("refusal", None)
+        return Reply(**{**reply.__dict__, "json": body})
 
     def _default(self, request: Request) -> Reply:
         route = request.route
         if route == "models":
-            data = [{"id": m, "object": "model", "created": 0, "owned_by": "test"}
+            tag = self.behaviour.model_tag
+            data = [{"id": m + tag, "object": "model", "created": 0, "owned_by": "test"}
                     for m in self.models]  # fmt: skip
             return Reply(json={"object": "list", "data": data})
         if route in ("images.generate", "images.edit") and self.default_png:

@@ -133,7 +133,7 @@ async def test_a_targeted_free_requirement_is_applied_by_a_context_refine(
     assert result.status == "ok" and result.not_applied == [] and result.not_understood == []
     assert result.by_model == [
         "t1.r1: context refine of `hero_image` — Model context fix for hero_image: a gold frame "
-        "(by the model gpt-5.1)"
+        "(by the model gpt-5.5)"
     ]
     assert _schemas(server) == ["RequirementList", "ContextPatch", "JudgedList"]
     asked = server.log("chat")[1].text()

@@ -172,14 +172,30 @@ async def test_a_page_still_invalid_after_repair_stops_with_nothing_on_disk(tmp_
 async def test_a_provider_failure_mid_build_leaves_nothing_on_disk(tmp_path, env):
     plan = make_plan()
     env.chat_responder = responder(plan, page_html(plan))
-    env.script("images.generate", *[error(500, "image backend down")] * 3)
+    chart = lambda r: r.schema_name() == "ChartOption"  # noqa: E731
+    env.script("chat", *[error(500, "chart backend down", when=chart)] * 3)
     with pytest.raises(BaseException) as caught:
         await new_project(tmp_path / "ember", PROMPT, provider="openai")
     failure = first_error(caught.value)
     assert isinstance(failure, DesignerError)
-    assert "image backend down" in str(failure) and "after 3 tries" in str(failure)
+    assert "chart backend down" in str(failure) and "after 3 tries" in str(failure)
     assert "\n" not in str(failure)
+    assert failure.usage["by_stage"]["plan"]["calls"] == 1  # what was spent, for the report
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_failed_image_is_made_offline_and_the_paid_steps_are_kept(tmp_path, env):
+    plan = make_plan()
+    env.chat_responder = responder(plan, page_html(plan))
+    env.script("images.generate", *[error(500, "image backend down")] * 3)
+    result = await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    site = result.project.site_dir
+    with Image.open(site / "assets/hero-photo.webp") as image:
+        assert image.format == "WEBP"
+    [notice] = [n for n in result.notices if n.startswith("image hero-photo")]
+    assert "made by the offline maker" in notice and "image backend down" in notice
+    assert result.usage["by_stage"]["plan"]["calls"] == 1
+    assert len(env.log("videos.content")) == 1  # the other assets still came from the models
 
 
 async def test_a_plan_that_fails_validation_is_repaired_once(env):
@@ -266,7 +282,7 @@ def test_the_cli_stops_with_one_line_on_a_provider_error(tmp_path, server, monke
     fast_env(monkeypatch, server)
     plan = make_plan()
     server.chat_responder = responder(plan, page_html(plan))
-    server.script("images.generate", error(401, "Incorrect API key"))
+    server.script("chat", error(401, "Incorrect API key"))
     code = main(["new", str(tmp_path / "cli2"), "--provider", "openai", "--prompt", PROMPT])
     err = capsys.readouterr().err.strip().splitlines()
     assert code != 0 and not (tmp_path / "cli2").exists()

@@ -97,10 +97,14 @@ async def test_auth_failure_is_not_retried_and_says_how_to_fix(server, provider)
 
 
 async def test_unknown_model_names_the_model_and_the_endpoint(server, provider):  # noqa: F811
-    server.script("chat", error(404, "The model `gpt-5.1` does not exist"))
+    server.script("chat", error(404, "The model `gpt-5.5` does not exist"))
     with pytest.raises(ProviderError) as caught:
         await ask(provider)
-    assert "'gpt-5.1'" in str(caught.value) and server.base_url in str(caught.value)
+    assert (
+        caught.value.kind == "model"
+        and "'gpt-5.5'" in str(caught.value)
+        and server.base_url in str(caught.value)
+    )
     assert "--planner-model" in str(caught.value)
     assert len(server.log("chat")) == 1
 
@@ -146,7 +150,9 @@ async def test_the_key_is_sent_as_a_bearer_token_only(server, provider):  # noqa
     assert "SECRET" not in request.raw.decode()
 
 
-async def test_usage_is_recorded_per_stage_and_element(server, provider):  # noqa: F811
+async def test_usage_is_recorded_per_stage_and_element(server):  # noqa: F811
+    # a priced model for the planner; the default coder model is not in the price table
+    provider = OpenAIProvider(fast_settings(server, models={"planner": "gpt-5.1"}))
     server.script("chat", chat_reply("a"), chat_reply("b"))
     await ask(provider)
     await provider.chat(HELLO, role="coder", stage="layout", element="hero")
@@ -154,7 +160,9 @@ async def test_usage_is_recorded_per_stage_and_element(server, provider):  # noq
     assert summary["calls"] == 2
     assert summary["by_stage"]["plan"]["input_tokens"] == 120
     assert summary["total"]["output_tokens"] == 160
-    assert summary["total"]["cost_usd"] > 0
+    assert summary["by_stage"]["plan"]["cost_usd"] > 0
+    assert summary["by_stage"]["layout"]["unpriced"] == 1  # never a guessed price
+    await provider.aclose()
 
 
 async def test_images_send_size_and_no_response_format(server, provider):  # noqa: F811
@@ -162,7 +170,7 @@ async def test_images_send_size_and_no_response_format(server, provider):  # noq
     data = await provider.generate_image("beans", size="1536x1024", stage="image", element="h")
     assert data == tiny_png()
     body = server.log("images.generate")[0].json
-    assert body["size"] == "1536x1024" and body["model"] == "gpt-image-1"
+    assert body["size"] == "1536x1024" and body["model"] == "gpt-image-2.5-sunburst"
     assert "response_format" not in body
     assert provider.usage.records()[0].images == 1
 
@@ -218,7 +226,7 @@ async def test_a_failed_video_job_is_reported(server, provider):  # noqa: F811
 
 
 async def test_models_are_listed(server, provider):  # noqa: F811
-    assert await provider.list_models() == ["gpt-5.1", "gpt-image-1", "sora-2"]
+    assert await provider.list_models() == ["gpt-5.5", "gpt-image-2.5-sunburst", "sora-2"]
 
 
 def test_backoff_is_capped_jittered_and_respects_retry_after(server):  # noqa: F811

@@ -186,7 +186,7 @@ async def test_doctor_rows_for_a_working_endpoint(server):  # noqa: F811
     rows = {row["name"]: row for row in await endpoint_checks_async(settings)}
     assert rows["endpoint"]["ok"] and "API key set" in rows["endpoint"]["detail"]
     assert "SECRET" not in json.dumps(list(rows.values()))
-    assert rows["models"]["ok"] and "gpt-5.1" in rows["models"]["detail"]
+    assert rows["models"]["ok"] and "gpt-5.5" in rows["models"]["detail"]
     assert rows["planner model"]["ok"] and rows["image model"]["ok"]
     assert "made offline" in rows["video model"]["detail"]
     assert "video made by the offline designer" in rows["fallbacks"]["detail"]

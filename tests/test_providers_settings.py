@@ -42,7 +42,44 @@ def test_defaults_without_file_or_environment():
     settings = load_settings()
     assert settings.base_url == "https://api.openai.com/v1"
     assert settings.api_key is None
-    assert settings.models.image == "gpt-image-1" and settings.models.video == "sora-2"
+    assert settings.models.image == "gpt-image-2.5-sunburst" and settings.models.video == "sora-2"
+
+
+def test_the_default_chat_and_image_models_are_current_by_the_installed_sdk():
+    import typing
+
+    from openai.types import ImageModel
+    from openai.types.shared import ChatModel
+
+    from mmstudio.providers.lifecycle import lifecycle
+
+    models = load_settings().models
+    for role in ("planner", "coder", "judge"):
+        name = getattr(models, role)
+        assert name in typing.get_args(ChatModel)
+        assert lifecycle(name, role).state == "current", lifecycle(name, role).describe()
+    assert models.image in typing.get_args(ImageModel)
+    assert lifecycle(models.image, "image").state == "current"
+
+
+def test_the_sdk_notes_say_what_is_retired_and_what_replaces_it():
+    import datetime as dt
+
+    from mmstudio.providers.lifecycle import lifecycle, parse_date
+
+    old = lifecycle("gpt-image-1", "image", dt.date(2026, 12, 1))
+    assert old.state == "retired" and old.shutdown == dt.date(2026, 10, 23)
+    assert "gpt-image-2.5-sunburst" in old.successors
+    assert "gpt-image-1 shut down on 2026-10-23" in old.describe()
+    # an announced shutdown is "deprecated" before its day and "retired" after it
+    assert lifecycle("gpt-5.1", "planner", dt.date(2026, 12, 1)).state == "deprecated"
+    assert lifecycle("gpt-5.1", "planner", dt.date(2027, 4, 2)).state == "retired"
+    # every videos method is marked deprecated with the Sora API's shutdown date
+    sora = lifecycle("sora-2", "video", dt.date(2026, 12, 1))
+    assert sora.state == "retired" and sora.shutdown == dt.date(2026, 9, 24)
+    assert lifecycle("sora-2", "video", dt.date(2026, 9, 1)).state == "deprecated"
+    assert parse_date("retired on May 12, 2026.") == dt.date(2026, 5, 12)
+    assert lifecycle("my-local-model", "planner").state == "current"
 
 
 def test_the_config_file_is_read(config):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from openai_server import chat_reply
 from provider_fixtures import clean_env, fast_settings, no_network, server  # noqa: F401
@@ -10,7 +12,7 @@ from pydantic import BaseModel, Field
 from mmstudio.providers.errors import StructuredOutputError
 from mmstudio.providers.openai_compat import OpenAIProvider
 from mmstudio.providers.protocols import ChatReply, Message
-from mmstudio.providers.structured import parse_reply, structured_chat
+from mmstudio.providers.structured import parse_reply, strict_problems, structured_chat
 
 pytestmark = pytest.mark.usefixtures("no_network", "clean_env")
 
@@ -73,12 +75,27 @@ async def test_a_reply_still_invalid_after_the_repair_is_a_clear_failure():
     assert len(chat.calls) == 2
 
 
-def test_only_a_reply_that_is_exactly_one_fenced_block_is_unwrapped():
-    assert parse_reply('```json\n{"title": "A", "count": 1}\n```', Answer).count == 1
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '```json\n{"title": "A", "count": 1}\n```',
+        'Here:\n```json\n{"title": "A", "count": 1}\n```\nHope that helps!',
+        '<think>\nThe user wants {a title}. Let me count: 1.\n</think>\n{"title": "A", "count": 1}',
+        '<think>{"title": "wrong", "count": 9}</think>\n\n```json\n{"title": "A", "count": 1}\n```',
+        'Sure! The object is {"title": "A", "count": 1} as asked.',
+        'Reasoning first... then the answer.</think>{"title": "A", "count": 1}',
+    ],
+)
+def test_the_json_is_found_inside_thinking_fences_and_prose(reply):
+    answer = parse_reply(reply, Answer)
+    assert (answer.title, answer.count) == ("A", 1)
+
+
+def test_a_reply_without_a_json_object_is_still_rejected():
     with pytest.raises(ValueError):
-        parse_reply('Here:\n```json\n{"title": "A", "count": 1}\n```', Answer)
-    with pytest.raises(ValueError):
-        parse_reply('```json\n{"title": "A", "count": 1}\n```\n```\n{}\n```x', Answer)
+        parse_reply("<think>hmm</think>I cannot do that.", Answer)
+    with pytest.raises(ValueError):  # found, but not an Answer: validation decides
+        parse_reply('Here: {"title": "", "count": "many"}', Answer)
 
 
 async def test_the_wire_request_carries_the_json_schema(server):  # noqa: F811
@@ -86,8 +103,12 @@ async def test_the_wire_request_carries_the_json_schema(server):  # noqa: F811
     server.script("chat", chat_reply('{"title": "A", "count": 1}'))
     await ask(provider)
     body = server.log("chat")[0].json
-    assert body["response_format"]["json_schema"]["schema"]["title"] == "Answer"
-    assert body["model"] == "gpt-5.1" and body["messages"][0]["content"] == "q"
+    sent = body["response_format"]["json_schema"]
+    assert sent["name"] == "Answer" and sent["strict"] is True
+    assert sent["schema"]["required"] == ["title", "count"]
+    assert "minLength" not in json.dumps(sent["schema"])  # pydantic still checks it
+    assert strict_problems(sent["schema"]) == []
+    assert body["model"] == "gpt-5.5" and body["messages"][0]["content"] == "q"
     await provider.aclose()
 
 

@@ -13,7 +13,9 @@ one line and the pipeline's "complete site or nothing" rule applies.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import openai
 
@@ -78,6 +80,9 @@ TABLE: tuple[Rule, ...] = (
     Rule(json.JSONDecodeError, "malformed", True, "{base_url} sent a body that is not valid JSON"),
     Rule(ResponseShapeError, "shape", True, "{base_url} sent a response of the wrong shape"),
     Rule(openai.APIResponseValidationError, "shape", True, "{base_url} sent an invalid response"),
+    # the base of the SDK's errors, last: an ``error`` event inside a streamed reply
+    Rule(openai.APIError, "stream-error", False,
+         "{base_url} sent an error inside the streamed reply for {model}"),
 )  # fmt: skip
 
 _RETRYABLE_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -108,6 +113,43 @@ def _detail(exc: BaseException) -> str:
     return f"HTTP {status}: {text}" if status and str(status) not in text else text
 
 
+def _error_code(exc: BaseException) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error") if isinstance(body.get("error"), dict) else body
+        code = inner.get("code") or inner.get("type") or ""
+        return str(code)
+    return ""
+
+
+def missing_v1(base_url: str) -> str | None:
+    """The base URL with ``/v1`` added when ``base_url``'s path lacks it (``http://host:1234``
+    for LM Studio, Ollama, llama.cpp, vLLM, which all serve the API under ``/v1``), else None."""
+    path = urlsplit(base_url).path.rstrip("/")
+    if path.endswith("/v1") or "/v1/" in path or re.search(r"/v\d+(beta)?$", path):
+        return None
+    return base_url.rstrip("/") + "/v1"
+
+
+def _not_found(exc: BaseException, *, base_url: str, model: str, role: str) -> ProviderError:
+    """A 404: a missing model when the server says so (``model_not_found``, or the model's
+    name in the message), a base URL without ``/v1`` when that is the likely cause, else a path
+    the endpoint does not serve."""
+    detail = _detail(exc)
+    says_model = "model" in _error_code(exc) or bool(re.search(r"\bmodel\b", str(exc), re.I))
+    fixed = missing_v1(base_url)
+    if not says_model and fixed:
+        hint = (f"{base_url} has no such API path: the base URL probably lacks /v1 "
+                f"(try --base-url {fixed})")  # fmt: skip
+        return ProviderError(f"{hint} ({detail})", kind="base-url")
+    if not says_model and model:
+        hint = (f"{base_url} does not serve this API (or model {model!r}): check the base URL "
+                f"and pick another with --{role or 'planner'}-model")  # fmt: skip
+        return ProviderError(f"{hint} ({detail})", kind="model")
+    hint = f"model {model!r} not found at {base_url}: pick another with --{role or 'planner'}-model"
+    return ProviderError(f"{hint} ({detail})", kind="model")
+
+
 def classify(
     exc: BaseException, *, base_url: str, model: str = "", role: str = ""
 ) -> ProviderError:
@@ -116,6 +158,8 @@ def classify(
     Unknown exceptions are not swallowed: callers re-raise them."""
     if isinstance(exc, ProviderError):
         return exc
+    if isinstance(exc, openai.NotFoundError):
+        return _not_found(exc, base_url=base_url, model=model, role=role)
     for rule in TABLE:
         if isinstance(exc, rule.error):
             hint = rule.hint.format(base_url=base_url, model=model, role=role or "planner")

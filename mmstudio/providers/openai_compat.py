@@ -21,8 +21,9 @@ import base64
 import binascii
 import logging
 import random
+import re
+import threading
 import time
-import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -109,14 +110,44 @@ def _mime(data: bytes) -> str:
     return "image/jpeg"
 
 
-def _quiet(method: Callable[..., Awaitable[T]], **kwargs: Any) -> Awaitable[T]:
-    """Call an SDK method marked deprecated (the videos API) without its DeprecationWarning.
+# The structured-output rungs, best first; an endpoint that rejects one is stepped down once and
+# remembered for the process (per base URL): LM Studio rejects json_object, llama.cpp a schema
+# it cannot turn into a grammar, some servers any response_format.
+RUNGS = ("json_schema", "json_object", "text")
+_FORMAT_WORDS = re.compile(
+    r"response_format|json_schema|json_object|json schema|grammar|schema|structured output",
+    re.IGNORECASE,
+)
+_learned: dict[str, str] = {}
+_learned_lock = threading.Lock()
 
-    The warning fires when the coroutine is created, synchronously, so the filter change cannot
-    leak into other tasks."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return method(**kwargs)
+
+def learned_rung(base_url: str) -> str | None:
+    """The structured-output rung this process learned for ``base_url`` (None: not stepped)."""
+    with _learned_lock:
+        return _learned.get(base_url.rstrip("/"))
+
+
+def _learn(base_url: str, rung: str) -> None:
+    with _learned_lock:
+        key = base_url.rstrip("/")
+        if RUNGS.index(rung) > RUNGS.index(_learned.get(key, RUNGS[0])):
+            _learned[key] = rung
+
+
+def forget_learned_rungs() -> None:
+    """Forget every learned rung (tests; a server that was reconfigured)."""
+    with _learned_lock:
+        _learned.clear()
+
+
+def _rung_of(response_format: dict[str, Any] | None) -> str:
+    return (response_format or {}).get("type", "text") if response_format else "text"
+
+
+def _rejects_format(error: ProviderError) -> bool:
+    """Whether a failed call is the endpoint refusing the ``response_format`` itself."""
+    return error.kind in ("bad-request", "status") and bool(_FORMAT_WORDS.search(str(error)))
 
 
 class OpenAIProvider:
@@ -180,18 +211,43 @@ class OpenAIProvider:
             "model": model,
             "messages": [{"role": m.role, "content": _content(m)} for m in messages],
         }
-        if response_format is not None:
-            body["response_format"] = response_format
         use_stream = stream and self.settings.capabilities.streaming
         once = self._chat_stream if use_stream else self._chat_once
-        reply = await with_retries(
-            lambda: once(body, stage, element),
-            self.settings,
-            what=f"{stage} ({model})",
-            model=model,
-            role=role,
-        )
-        return reply
+        rungs = self._rungs(response_format)
+        for index, rung in enumerate(rungs):
+            attempt = dict(body)
+            if rung != "text":
+                attempt["response_format"] = (
+                    response_format if rung == _rung_of(response_format) else {"type": rung}
+                )
+            try:
+                return await with_retries(
+                    lambda attempt=attempt: once(attempt, stage, element),
+                    self.settings,
+                    what=f"{stage} ({model})",
+                    model=model,
+                    role=role,
+                )
+            except ProviderError as exc:
+                if index + 1 >= len(rungs) or not _rejects_format(exc):
+                    raise
+                step = rungs[index + 1]
+                log.warning(
+                    "%s: %s refused response_format %s; using %s from now on (%s)",
+                    stage, self.settings.base_url, rung, step, exc,
+                )  # fmt: skip
+                _learn(self.settings.base_url, step)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _rungs(self, response_format: dict[str, Any] | None) -> list[str]:
+        """The rungs to try for ``response_format``: from the one asked (or the lower one this
+        endpoint was found to need) down to plain text; ``["text"]`` for free text."""
+        if response_format is None:
+            return ["text"]
+        asked = RUNGS.index(_rung_of(response_format))
+        known = learned_rung(self.settings.base_url)
+        start = max(asked, RUNGS.index(known) if known else 0)
+        return list(RUNGS[start:])
 
     async def _chat_once(self, body: dict[str, Any], stage: str, element: str) -> ChatReply:
         client = await self.client()
@@ -247,7 +303,7 @@ class OpenAIProvider:
 
     async def generate_image(self, prompt: str, *, size: str, stage: str, element: str) -> bytes:
         """A generated image (PNG bytes) at ``size`` px. ``size`` is sent, ``response_format`` is
-        not (gpt-image-1 rejects it and always answers base64)."""
+        not (GPT Image models reject it and always answer base64)."""
 
         async def once() -> bytes:
             client = await self.client()
@@ -307,13 +363,14 @@ class OpenAIProvider:
         what = f"{stage} ({model})"
         client = await self.client()
         job = await with_retries(
-            lambda: _quiet(client.videos.create, model=model, prompt=prompt,
-                           seconds=str(seconds), size=size),
+            lambda: client.videos.create(
+                model=model, prompt=prompt, seconds=str(seconds), size=size
+            ),
             self.settings, what=what, model=model, role="video",
         )  # fmt: skip
         job = await self._poll(client, job, what, model)
         content = await with_retries(
-            lambda: _quiet(client.videos.download_content, video_id=job.id),
+            lambda: client.videos.download_content(video_id=job.id),
             self.settings, what=what, model=model, role="video",
         )  # fmt: skip
         data = content.content
@@ -334,7 +391,7 @@ class OpenAIProvider:
                 )
             await asyncio.sleep(self.settings.video_poll_s)
             job = await with_retries(
-                lambda job_id=job.id: _quiet(client.videos.retrieve, video_id=job_id),
+                lambda job_id=job.id: client.videos.retrieve(video_id=job_id),
                 self.settings, what=what, model=model, role="video",
             )  # fmt: skip
         if job.status == "failed":
@@ -343,11 +400,40 @@ class OpenAIProvider:
         return job
 
     async def list_models(self) -> list[str]:
-        """The model ids the endpoint lists (``GET /models``)."""
+        """The model ids the endpoint lists (``GET /models``). Raises ProviderError, also for a
+        reply of the wrong shape."""
+        return [entry["id"] for entry in await self.model_catalog()]
 
-        async def once() -> list[str]:
+    async def model_catalog(self) -> list[dict[str, Any]]:
+        """``[{id, shutdown_date}]`` of ``GET /models`` (``shutdown_date`` an ISO date or None).
+        Reads the OpenAI shape (``{"data": [{"id": …}]}``) and Ollama's native one
+        (``{"models": [{"name": …}]}``); raises ProviderError (kind ``shape``) for anything
+        else."""
+
+        async def once() -> list[dict[str, Any]]:
             client = await self.client()
-            page = await client.models.list()
-            return [m.id for m in page.data]
+            body = await client.get("/models", cast_to=object)
+            return _catalog(body)
 
         return await with_retries(once, self.settings, what="listing models")
+
+
+def _catalog(body: Any) -> list[dict[str, Any]]:
+    """The model entries of a ``/models`` body (see :meth:`OpenAIProvider.model_catalog`)."""
+    entries = None
+    if isinstance(body, dict):
+        entries = body.get("data", body.get("models"))
+    elif isinstance(body, list):
+        entries = body
+    if not isinstance(entries, list):
+        raise ResponseShapeError("the /models reply has no list of models")
+    catalog = []
+    for entry in entries:
+        name = entry.get("id") or entry.get("name") if isinstance(entry, dict) else entry
+        if not isinstance(name, str) or not name:
+            raise ResponseShapeError("a /models entry without an id")
+        shutdown = entry.get("shutdown_date") if isinstance(entry, dict) else None
+        catalog.append(
+            {"id": name, "shutdown_date": shutdown if isinstance(shutdown, str) else None}
+        )
+    return catalog

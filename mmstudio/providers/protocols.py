@@ -48,7 +48,7 @@ class ChatModel(Protocol):
 
 class ImageModel(Protocol):
     """Generate an image at ``size`` ("1536x1024" px) or edit one with an instruction; returns
-    the encoded bytes the model sent (PNG for gpt-image-1)."""
+    the encoded bytes the model sent (PNG for GPT Image models)."""
 
     async def generate_image(
         self, prompt: str, *, size: str, stage: str, element: str

@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mmstudio.providers.base import Designer
 from mmstudio.providers.settings import Settings
+
+if TYPE_CHECKING:
+    from mmstudio.providers.models import Models
 
 PROVIDERS = ("offline", "openai")
 
 
-def get_designer(name: str = "offline", settings: Settings | None = None) -> Designer:
+def get_designer(
+    name: str = "offline", settings: Settings | None = None, *, models: Models | None = None
+) -> Designer:
     """The designer called ``name``: ``offline`` (built in, no network) or ``openai`` (any
-    OpenAI-compatible endpoint; ``settings`` default to :func:`~.settings.load_settings`, i.e.
-    the config file and environment). Raises ValueError naming the known providers, or a bad
-    setting."""
+    OpenAI-compatible endpoint: over ``models``, a :class:`~.models.Models` bundle, else one
+    built from ``settings``, which default to :func:`~.settings.load_settings`, i.e. the config
+    file and environment). Raises ValueError naming the known providers, or a bad setting."""
     if name == "offline":
         from mmstudio.providers.offline.designer import OfflineDesigner
 
         return OfflineDesigner()
     if name == "openai":
-        from mmstudio.providers.llm.designer import LLMDesigner
-        from mmstudio.providers.settings import load_settings
+        from mmstudio.providers.models import Models
 
-        return LLMDesigner(settings or load_settings())
+        bundle = models or Models.from_settings(settings)
+        return bundle.new_designer()
     raise ValueError(f"unknown provider {name!r}; choose one of: {', '.join(PROVIDERS)}")

@@ -9,7 +9,7 @@ Config file shape::
     base_url = "http://127.0.0.1:8000/v1"   # any OpenAI-compatible server
     api_key = "sk-…"                         # better: the OPENAI_API_KEY variable
     [models]
-    planner = "gpt-5.1"
+    planner = "gpt-5.5"
     [capabilities]
     videos = false
 
@@ -37,15 +37,27 @@ CAPABILITIES = ("structured_outputs", "vision", "images", "videos", "streaming")
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
-class Models(BaseModel):
-    """The model per role (MM-WebAgent agents): planner, coder (layout), judge, image, video."""
+# Defaults that exist today by the installed openai SDK (3.57): gpt-5.1 has an announced shutdown
+# (2027-04-01) and gpt-image-1 was shut down on 2026-10-23 (the SDK names gpt-image-2.5-sunburst
+# as its successor). The Sora videos API was shut down on 2026-09-24: on api.openai.com videos
+# are made by the offline maker (see mmstudio.providers.lifecycle); sora-2 stays the name sent
+# to an OpenAI-compatible server that still serves /videos.
+DEFAULT_CHAT_MODEL = "gpt-5.5"
+DEFAULT_IMAGE_MODEL = "gpt-image-2.5-sunburst"
+DEFAULT_VIDEO_MODEL = "sora-2"
+
+
+class ModelNames(BaseModel):
+    """The model name per role (MM-WebAgent agents): planner, coder (layout), judge, image,
+    video. The model refiners use the coder's name, the feedback turn splitter the planner's
+    (:class:`mmstudio.providers.models.Models`)."""
 
     model_config = ConfigDict(extra="forbid")
-    planner: str = "gpt-5.1"
-    coder: str = "gpt-5.1"
-    judge: str = "gpt-5.1"
-    image: str = "gpt-image-1"
-    video: str = "sora-2"
+    planner: str = DEFAULT_CHAT_MODEL
+    coder: str = DEFAULT_CHAT_MODEL
+    judge: str = DEFAULT_CHAT_MODEL
+    image: str = DEFAULT_IMAGE_MODEL
+    video: str = DEFAULT_VIDEO_MODEL
 
 
 class Capabilities(BaseModel):
@@ -66,7 +78,7 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
     base_url: str = DEFAULT_BASE_URL
     api_key: SecretStr | None = None
-    models: Models = Field(default_factory=Models)
+    models: ModelNames = Field(default_factory=ModelNames)
     capabilities: Capabilities = Field(default_factory=Capabilities)
     timeout_s: float = Field(default=300.0, gt=0)
     stream_deadline_s: float = Field(default=900.0, gt=0)

@@ -4,10 +4,15 @@ Implements :class:`mmstudio.providers.base.Designer` over the provider protocols
 video). Prompts come from ``prompts/`` (:mod:`..prompting`); structured replies go through
 :func:`..structured.structured_chat` (schema → JSON mode → validate → one repair → failure).
 
-Per-role fallback: where the endpoint lacks a capability (``settings.capabilities``: images,
-videos), that role is done by the offline designer and a notice is logged once and kept in
-:attr:`LLMDesigner.notices` — never a crash. A provider failure on a capability the endpoint
-declares is an error (:class:`~..errors.ProviderError`, one line), not a silent fallback.
+The roles come from a :class:`~..models.Models` bundle. Per-role fallback: where the bundle's
+image or video model is not available (the endpoint lacks the capability, or the ``openai`` SDK
+says the model is shut down on api.openai.com), that role is done by the offline designer and a
+notice is logged once and kept in :attr:`LLMDesigner.notices`. Per-element fallback: an image or
+video call that fails (a moderation refusal, a timeout, a retired model, a video endpoint that is
+gone) makes that one element with the offline maker, with a notice naming the element and the
+reason — the run goes on and the paid plan, layout and other assets are kept. Plan, layout and
+chart failures are errors (:class:`~..errors.ProviderError`, one line) that carry the usage spent
+so far (``exc.usage``, a :meth:`~..usage.UsageLog.summary`).
 
 Concurrency: safe to call concurrently for different elements (the pipeline does); the provider's
 client is shared; ``notices`` is only appended to from the event loop thread.
@@ -16,6 +21,7 @@ client is shared; ``notices`` is only appended to from the event loop thread.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from pathlib import Path
@@ -30,6 +36,7 @@ from mmstudio.providers import transcode
 from mmstudio.providers.base import Designer, DesignerError
 from mmstudio.providers.errors import ProviderError
 from mmstudio.providers.llm.page import extract_html, mp4_path, page_problems, with_mp4_paths
+from mmstudio.providers.models import Models
 from mmstudio.providers.offline.art import encode_image
 from mmstudio.providers.openai_compat import OpenAIProvider
 from mmstudio.providers.prompting import render_prompt
@@ -60,9 +67,11 @@ class LLMDesigner:
         *,
         provider: OpenAIProvider | None = None,
         fallback: Designer | None = None,
+        models: Models | None = None,
     ) -> None:
         self.settings = settings
-        self.provider = provider or OpenAIProvider(settings)
+        self.models = models or Models(settings, provider)
+        self.provider = self.models.provider
         self.chat: ChatModel = self.provider
         self.images: ImageModel = self.provider
         self.videos: VideoModel = self.provider
@@ -78,35 +87,63 @@ class LLMDesigner:
         """Close the provider's HTTP client."""
         await self.provider.aclose()
 
+    def notice(self, text: str) -> None:
+        """Keep ``text`` in :attr:`notices` (once) and log it."""
+        if text not in self.notices:
+            self.notices.append(text)
+            log.warning("%s", text)
+
     def fallback(self, role: str, capability: str) -> Designer:
         """The offline designer for ``role``, with a one-time notice that it stands in."""
-        notice = (
-            f"{role}: the endpoint {self.settings.base_url} lacks {capability}; "
-            "using the offline designer for this role"
-        )
-        if notice not in self.notices:
-            self.notices.append(notice)
-            log.warning("%s", notice)
+        model = self.models.roles.get(role)
+        if model is not None and model.retired:
+            self.notice(f"{role}: {model.reason}; using the offline designer for this role")
+        else:
+            self.notice(
+                f"{role}: the endpoint {self.settings.base_url} lacks {capability}; "
+                "using the offline designer for this role"
+            )
+        return self._offline()
+
+    def _offline(self) -> Designer:
         if self._fallback is None:
             from mmstudio.providers.offline.designer import OfflineDesigner
 
             self._fallback = OfflineDesigner()
         return self._fallback
 
+    def _with_usage(self, exc: BaseException) -> BaseException:
+        """``exc`` carrying the usage spent so far (``exc.usage``), for the one-line report."""
+        with contextlib.suppress(AttributeError):
+            exc.usage = self.usage.summary()  # type: ignore[attr-defined]
+        return exc
+
     async def plan(self, prompt: str) -> DesignPlan:
         """The DesignPlan for ``prompt`` from the planner model (structured output)."""
+        try:
+            return await self._plan(prompt)
+        except DesignerError as exc:
+            raise self._with_usage(exc) from None
+
+    async def _plan(self, prompt: str) -> DesignPlan:
         text = render_prompt("plan.md.j2", prompt=prompt, schema=schema_text(DesignPlan))
         plan = await structured_chat(
             self.chat, [Message("user", text)], DesignPlan, role="planner", stage="plan",
             schema_supported=self.settings.capabilities.structured_outputs,
         )  # fmt: skip
         # the video model's mp4 is kept as a second source: the plan names it (plan.json = files)
-        return with_mp4_paths(plan) if self.settings.capabilities.videos else plan
+        return with_mp4_paths(plan) if self.models["video"].available else plan
 
     async def layout(self, plan: DesignPlan) -> str:
         """The page's HTML from the coder model, validated against the plan; one repair request
         quoting the problems; raises DesignerError when the repaired page still fails."""
-        with_mp4 = self.settings.capabilities.videos
+        try:
+            return await self._layout(plan)
+        except DesignerError as exc:
+            raise self._with_usage(exc) from None
+
+    async def _layout(self, plan: DesignPlan) -> str:
+        with_mp4 = self.models["video"].available
         text = render_prompt(
             "layout.md.j2",
             plan_json=plan.model_dump_json(indent=1, exclude_defaults=True),
@@ -138,13 +175,17 @@ class LLMDesigner:
 
     async def image(self, element: ImagePlan, plan: DesignPlan) -> bytes:
         """The image for ``element``, encoded for its ``save_path`` (offline without images)."""
-        if not self.settings.capabilities.images:
+        if not self.models["image"].available:
             return await self.fallback("image", "image generation").image(element, plan)
         prompt = image_prompt(element, plan)
-        data = await self.images.generate_image(
-            prompt, size=element.size, stage="image", element=element.id
-        )
-        return await asyncio.to_thread(_reencode, data, element.save_path, element.id)
+        try:
+            data = await self.images.generate_image(
+                prompt, size=element.size, stage="image", element=element.id
+            )
+            return await asyncio.to_thread(_reencode, data, element.save_path, element.id)
+        except DesignerError as exc:
+            self.notice(f"image {element.id}: made by the offline maker: {exc}")
+            return await self._offline().image(element, plan)
 
     async def edit_image(
         self, element: ImagePlan, plan: DesignPlan, current: bytes, instruction: str
@@ -152,7 +193,7 @@ class LLMDesigner:
         """``current`` (the encoded image) edited by ``instruction`` (a local-level refinement,
         MM-WebAgent §3.4), encoded for ``save_path``. Raises DesignerError when the endpoint
         cannot edit images (there is no offline edit), ProviderError when the call fails."""
-        if not self.settings.capabilities.images:
+        if not self.models["image"].available:
             raise DesignerError(
                 f"image {element.id}: the endpoint {self.settings.base_url} cannot edit images"
             )
@@ -169,17 +210,27 @@ class LLMDesigner:
     async def video(self, element: VideoPlan, plan: DesignPlan, site_dir: Path) -> list[Path]:
         """Write the VP9 webm, the provider's mp4 beside it and the poster under ``site_dir``
         (offline without videos); returns the written paths, webm first."""
-        if not self.settings.capabilities.videos:
-            offline = self.fallback("video", "video generation")
-            written = await offline.video(element, plan, site_dir)
-            if element.mp4_path:  # planned as a second source: make it from the webm
-                written.append(await asyncio.to_thread(_h264_copy, element, Path(site_dir)))
-            return written
-        data = await self.videos.generate_video(
-            video_prompt(element, plan), seconds=element.seconds, size=element.size,
-            stage="video", element=element.id,
-        )  # fmt: skip
-        return await asyncio.to_thread(_install_video, data, element, Path(site_dir))
+        if not self.models["video"].available:
+            return await self._offline_video(
+                self.fallback("video", "video generation"), element, plan, site_dir
+            )
+        try:
+            data = await self.videos.generate_video(
+                video_prompt(element, plan), seconds=element.seconds, size=element.size,
+                stage="video", element=element.id,
+            )  # fmt: skip
+            return await asyncio.to_thread(_install_video, data, element, Path(site_dir))
+        except DesignerError as exc:
+            self.notice(f"video {element.id}: made by the offline maker: {exc}")
+            return await self._offline_video(self._offline(), element, plan, site_dir)
+
+    async def _offline_video(
+        self, offline: Designer, element: VideoPlan, plan: DesignPlan, site_dir: Path
+    ) -> list[Path]:
+        written = await offline.video(element, plan, site_dir)
+        if element.mp4_path:  # planned as a second source: make it from the webm
+            written.append(await asyncio.to_thread(_h264_copy, element, Path(site_dir)))
+        return written
 
     async def chart_option(self, element: ChartPlan, plan: DesignPlan) -> dict[str, Any]:
         """The ECharts option for ``element`` (structured output), adapted to its frame."""
@@ -189,10 +240,13 @@ class LLMDesigner:
             palette=[c.model_dump() for c in plan.layout.palette],
             typography=plan.layout.typography.body,
         )
-        reply = await structured_chat(
-            self.chat, [Message("user", text)], ChartOption, role="coder", stage="chart",
-            element=element.id, schema_supported=self.settings.capabilities.structured_outputs,
-        )  # fmt: skip
+        try:
+            reply = await structured_chat(
+                self.chat, [Message("user", text)], ChartOption, role="coder", stage="chart",
+                element=element.id, schema_supported=self.settings.capabilities.structured_outputs,
+            )  # fmt: skip
+        except DesignerError as exc:
+            raise self._with_usage(exc) from None
         return adapt_option(reply.model_dump(mode="json"))
 
 

@@ -10,8 +10,10 @@ Every issue comes back as a :class:`mmstudio.report.Issue` with ``source="judge"
 Degrading: without ``vision``, layout and style are judged from the HTML and the rest is skipped;
 without a plan (a site opened from disk), layout and style are left to the measured checks and
 elements are judged by what they are (:class:`Brief` with only id and kind);
-a judge call that fails leaves that dimension to the measured checks, with a notice — the
-evaluation never fails because the judge did.
+a judge call that fails — the endpoint errs, or the reply cannot be parsed even after the one
+repair — leaves that dimension "not judged" (listed in :attr:`Judgement.not_judged`, with a
+notice; never read as a clean score) and the measured checks stand — the evaluation never fails
+because the judge did.
 
 Concurrency: calls run in one ``asyncio.TaskGroup`` bounded by a semaphore of
 ``settings.concurrency``; each task writes only its own slot of the result.
@@ -40,6 +42,7 @@ from mmstudio.providers.llm.verdicts import (
     issue_score,
     penalty_score,
 )
+from mmstudio.providers.models import Models
 from mmstudio.providers.prompting import render_prompt
 from mmstudio.providers.protocols import ChatModel, Message
 from mmstudio.providers.settings import Settings
@@ -61,6 +64,7 @@ class Judgement:
     element_kinds: dict[str, str] = field(default_factory=dict)
     issues: list[Issue] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    not_judged: list[str] = field(default_factory=list)
 
     def add_issue(
         self, dimension: Dimension, level: Level, severity: str, message: str,
@@ -138,13 +142,19 @@ def briefs(plan: DesignPlan | None, discovered: dict[str, str] | None = None) ->
 class Judge:
     """The evaluator agent over a :class:`~mmstudio.providers.protocols.ChatModel`."""
 
-    def __init__(self, settings: Settings, chat: ChatModel) -> None:
+    def __init__(
+        self, settings: Settings, chat: ChatModel, *, models: Models | None = None
+    ) -> None:
         self.settings = settings
         self.chat = chat
+        self.models = models
         self._limit = asyncio.Semaphore(settings.concurrency)
 
     @property
     def vision(self) -> bool:
+        """Whether the judge model sees images (the bundle's judge, else the settings)."""
+        if self.models is not None:
+            return self.models["judge"].can("vision")
         return self.settings.capabilities.vision
 
     async def judge(
@@ -200,6 +210,7 @@ class Judge:
                 notice = f"judge: {name} not judged ({exc}); measured findings stand"
                 log.warning("%s", notice)
                 result.notices.append(notice)
+                result.not_judged.append(name)
 
     async def _ask(
         self, template: str, model: type, stage: str, images=(), element_id="", **values

@@ -12,6 +12,9 @@ Rules (the Report schema is unchanged):
   it can see); a score only one side gave is taken as is.
 - Element dimensions (image, video, chart) are the mean of their elements' scores, and
   ``overall`` the mean of the dimensions present (MM-WebAgent §4).
+- What the judge could not judge is said in the report's ``notices`` (``judge: layout not judged
+  (…)``); such a dimension or element keeps its measured score, or None where nothing measured
+  it — never a clean 1.0 the judge did not give.
 """
 
 from __future__ import annotations
@@ -106,6 +109,7 @@ def merge_judgement(
             scores[dimension] = round(sum(values) / len(values), 4)
     merged_scores = report.scores.model_validate({d: scores[d] for d in DIMENSIONS}).with_overall()
     timings = dict(report.timings)
+    notices = [*report.notices, *(n for n in judgement.notices if n not in report.notices)]
     if seconds is not None:
         timings["judge"] = round(seconds, 3)
     return report.model_copy(
@@ -114,5 +118,6 @@ def merge_judgement(
             "elements": elements,
             "issues": [*report.issues, *issues],
             "timings": timings,
+            "notices": notices,
         }
     )

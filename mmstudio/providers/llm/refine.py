@@ -24,12 +24,13 @@ import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 from mmstudio.plan import ChartPlan, DesignPlan, ImagePlan, VideoPlan
 from mmstudio.providers.llm.designer import ChartOption, LLMDesigner, adapt_option
+from mmstudio.providers.models import Models
 from mmstudio.providers.prompting import render_prompt
 from mmstudio.providers.protocols import Message
 from mmstudio.providers.settings import Settings
@@ -71,18 +72,76 @@ class PagePatch(BaseModel):
     summary: str = Field(default="", max_length=300)
 
 
+_PAIRS_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "value": {"type": "string"}},
+        "required": ["name", "value"],
+        "additionalProperties": False,
+    },
+}
+_PATCH_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {"key": {"type": "string"}, "value_json": {"type": "string"}},
+        "required": ["key", "value_json"],
+        "additionalProperties": False,
+    },
+}
+
+
 class AssetRevision(BaseModel):
     """A local fix: a revised ``prompt`` ("" keeps it), changed ``attributes`` (names of the
     element's attributes → values), a new generated ``size`` ("" keeps it) and, for a chart,
     ``option_patch``: ECharts keys merged into the current option (objects merged, lists and
-    values replaced)."""
+    values replaced).
+
+    On the wire both maps are lists (strict structured outputs allow no open maps):
+    ``attributes`` as ``[{name, value}]`` and ``option_patch`` as ``[{key, value_json}]`` with
+    each value JSON-encoded (``"null"`` removes the key); a plain object is accepted too."""
 
     model_config = ConfigDict(extra="forbid")
     prompt: str = Field(default="", max_length=4000)
-    attributes: dict[str, Any] = Field(default_factory=dict)
+    attributes: Annotated[dict[str, Any], WithJsonSchema(_PAIRS_SCHEMA)] = Field(
+        default_factory=dict
+    )
     size: str = Field(default="", max_length=20)
-    option_patch: dict[str, Any] = Field(default_factory=dict)
+    option_patch: Annotated[dict[str, Any], WithJsonSchema(_PATCH_SCHEMA)] = Field(
+        default_factory=dict
+    )
     summary: str = Field(default="", max_length=300)
+
+    @field_validator("attributes", mode="before")
+    @classmethod
+    def _pairs(cls, value: Any) -> Any:
+        if not isinstance(value, list):
+            return value
+        pairs: dict[str, Any] = {}
+        for item in value:
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                raise ValueError("each attribute must be {name, value}")
+            pairs[item["name"]] = item.get("value")
+        return pairs
+
+    @field_validator("option_patch", mode="before")
+    @classmethod
+    def _patch(cls, value: Any) -> Any:
+        if not isinstance(value, list):
+            return value
+        patch: dict[str, Any] = {}
+        for item in value:
+            if not isinstance(item, dict) or not isinstance(item.get("key"), str):
+                raise ValueError("each option_patch entry must be {key, value_json}")
+            try:
+                patch[item["key"]] = json.loads(item.get("value_json") or "null")
+            except json.JSONDecodeError as exc:
+                key = item["key"]
+                raise ValueError(
+                    f"option_patch {key}: value_json is not JSON ({exc.msg})"
+                ) from None
+        return patch
 
 
 @dataclass(frozen=True)
@@ -152,9 +211,13 @@ class LLMRefiner:
     """Refinement requests to one OpenAI-compatible endpoint (see the module docstring). Safe to
     call concurrently for different elements; close with :meth:`aclose`."""
 
-    def __init__(self, settings: Settings, *, designer: LLMDesigner | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, designer: LLMDesigner | None = None,
+        models: Models | None = None,
+    ) -> None:  # fmt: skip
         self.settings = settings
-        self.designer = designer or LLMDesigner(settings)
+        self.designer = designer or LLMDesigner(settings, models=models)
+        self.models = self.designer.models
         self.chat = self.designer.chat
 
     @property
@@ -164,8 +227,8 @@ class LLMRefiner:
 
     @property
     def model(self) -> str:
-        """The coder model that writes refinements."""
-        return self.settings.models.coder
+        """The model that writes refinements (the bundle's refiner role: the coder's model)."""
+        return self.models["refiner"].name
 
     async def aclose(self) -> None:
         """Close the provider's HTTP client."""

@@ -18,7 +18,7 @@ from mmstudio.plan import DesignPlan
 from mmstudio.providers import transcode
 from mmstudio.providers.llm.judge import Judge, PageEvidence, briefs
 from mmstudio.providers.llm.merge import merge_judgement
-from mmstudio.providers.openai_compat import OpenAIProvider
+from mmstudio.providers.models import Models
 from mmstudio.providers.protocols import ChatModel
 from mmstudio.providers.settings import Settings
 from mmstudio.providers.usage import UsageLog
@@ -98,10 +98,13 @@ async def judge_site(
     screenshot: Path | str | None = None,
     crops: dict[str, str] | None = None,
     chat: ChatModel | None = None,
+    models: Models | None = None,
 ) -> Review:
     """Judge the site and merge with the measured ``report``. ``plan`` may be None (a site
     without one: elements come from the report). ``screenshot`` defaults to
     ``report.render.screenshot`` and ``crops`` to the renderer's ``crops/<id>.png`` beside it.
+    ``models``: a :class:`~..models.Models` bundle to judge with (its client stays open); without
+    one (and without ``chat``) a bundle is made from ``settings`` and closed before returning.
     Never raises for a judge failure: see the notices."""
     site_dir = Path(site_dir)
     discovered = {e.id: e.kind for e in report.elements}
@@ -113,14 +116,15 @@ async def judge_site(
         site_dir, screenshot=screenshot, crops=crops,
         videos=_video_files(plan, report, site_dir),
     )  # fmt: skip
-    provider = OpenAIProvider(settings) if chat is None else None
+    owned = Models(settings) if chat is None and models is None else None
+    bundle = models or owned
     started = time.perf_counter()
     try:
-        judge = Judge(settings, chat or provider)  # type: ignore[arg-type]
+        judge = Judge(settings, chat or bundle.provider, models=bundle)  # type: ignore[union-attr]
         judgement = await judge.judge(plan, evidence, discovered)
     finally:
-        if provider is not None:
-            await provider.aclose()
+        if owned is not None:
+            await owned.aclose()
     merged = merge_judgement(report, judgement, seconds=time.perf_counter() - started)
-    usage = provider.usage if provider is not None else getattr(chat, "usage", UsageLog())
+    usage = bundle.usage if chat is None and bundle else getattr(chat, "usage", UsageLog())
     return Review(merged, judgement.notices, usage)

@@ -15,6 +15,10 @@ from mmstudio.report import Severity
 
 
 class _Reply(BaseModel):
+    """A judge reply: closed; its lists are required (a reply of the wrong shape, even ``{}``,
+    fails validation and is never read as "no issues"). On the wire every field is required
+    (strict structured outputs, :func:`~..structured.strict_schema`)."""
+
     model_config = ConfigDict(extra="forbid")
 
 
@@ -27,7 +31,7 @@ class LayoutPenalty(_Reply):
 
 
 class LayoutJudgement(_Reply):
-    penalties: list[LayoutPenalty] = Field(default_factory=list, max_length=40)
+    penalties: list[LayoutPenalty] = Field(max_length=40)
 
 
 class StylePenalty(_Reply):
@@ -37,7 +41,7 @@ class StylePenalty(_Reply):
 
 
 class StyleJudgement(_Reply):
-    penalties: list[StylePenalty] = Field(default_factory=list, max_length=40)
+    penalties: list[StylePenalty] = Field(max_length=40)
 
 
 Grade = Literal[0.2, 0.4, 0.6, 0.8, 1.0]
@@ -49,7 +53,7 @@ class AestheticsJudgement(_Reply):
     colour: Grade
     clarity_polish: Grade
     overall: Grade
-    notes: list[str] = Field(default_factory=list, max_length=5)
+    notes: list[str] = Field(max_length=5)
 
 
 class AssetIssue(_Reply):
@@ -59,12 +63,12 @@ class AssetIssue(_Reply):
 
 
 class AssetJudgement(_Reply):
-    issues: list[AssetIssue] = Field(default_factory=list, max_length=20)
+    issues: list[AssetIssue] = Field(max_length=20)
 
 
 class VideoJudgement(_Reply):
     score: float = Field(ge=0, le=1)
-    issues: list[AssetIssue] = Field(default_factory=list, max_length=20)
+    issues: list[AssetIssue] = Field(max_length=20)
 
 
 # MM-WebAgent §3.4 penalty weights (DESIGN.md); "misplaced" is 0.1–0.2 in the paper.
