@@ -632,6 +632,10 @@ def main(argv: list[str] | None = None) -> int:
     except _USER_ERRORS as exc:
         if args.debug:
             raise
+        spent = getattr(exc, "usage", None)  # what the model calls cost before the failure
+        if isinstance(spent, dict) and spent.get("calls"):
+            total = ", ".join(f"{k} {v}" for k, v in spent["total"].items() if v)
+            print(f"mmstudio: usage before the failure: {total}", file=sys.stderr)
         print(f"mmstudio: error: {_one_line(exc)}", file=sys.stderr)
         return 1
 
