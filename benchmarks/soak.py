@@ -10,7 +10,8 @@ deterministic fake evaluator as the refine tests, so refines are fast and there 
 after an undo or a restore). Operations are drawn with a seeded RNG:
 - refine (context on one element, context on all, global), some cancelled at a random moment;
 - undo, redo, restore of a random version;
-- feedback turns (offline rules, rendered in the real browser; skipped without Chromium);
+- feedback turns (offline rules, rendered in the real browser; skipped without Chromium), some
+  cancelled at a random moment (nothing of a cancelled turn may stay in the site);
 - export to a folder or a zip (checked against the site);
 - kill: ``python -m mmstudio restore|undo|export|refine`` in a subprocess, SIGKILLed after a
   random delay (``--kills`` is their share of the operations).
@@ -55,6 +56,7 @@ from mmstudio.project.check import (  # noqa: E402
     working_files,
 )
 from mmstudio.project.export import export_site  # noqa: E402
+from mmstudio.project.workspace import Workspace  # noqa: E402
 from mmstudio.report import Report  # noqa: E402
 from mmstudio.studio.jobs import JobManager  # noqa: E402
 from mmstudio.studio.refining import RefineService  # noqa: E402
@@ -131,16 +133,16 @@ class Soak:
         return "cancelled" if task.cancelled() else "finished first"
 
     async def op_undo(self) -> str:
-        self.project.undo()
+        await Workspace.of(self.project).undo()
         return "ok"
 
     async def op_redo(self) -> str:
-        self.project.redo()
+        await Workspace.of(self.project).redo()
         return "ok"
 
     async def op_restore(self) -> str:
         versions = self.project.history.list()
-        self.project.restore(self.rng.choice(versions).id)
+        await Workspace.of(self.project).restore(self.rng.choice(versions).id)
         return "ok"
 
     async def op_feedback(self) -> str:
@@ -153,6 +155,16 @@ class Soak:
         except FeedbackError as exc:
             return f"refused: {str(exc)[:40]}"
         return "committed" if result.version else "no version"
+
+    async def op_cancel_feedback(self) -> str:
+        from mmstudio.studio.feedback import FeedbackService
+
+        service = FeedbackService(self.project, self.jobs, refine=self.refiner)
+        job = service.submit(self.rng.choice(FEEDBACK))
+        await asyncio.sleep(self.rng.uniform(0, 1.5))
+        self.jobs.cancel(job.id)
+        await self.jobs.wait(job.id)
+        return job.outcome
 
     async def op_export(self) -> str:
         self.exports += 1
@@ -228,7 +240,8 @@ class Soak:
     async def run(self, ops: int, kills: float) -> None:
         weights = {
             "refine": 30, "cancel": 12, "undo": 14, "redo": 8, "restore": 14,
-            "feedback": 8 if self.feedback_on else 0, "export": 6,
+            "feedback": 8 if self.feedback_on else 0,
+            "cancel_feedback": 4 if self.feedback_on else 0, "export": 6,
         }  # fmt: skip
         total = sum(weights.values())
         weights["kill"] = round(total * kills / (1 - kills)) if kills else 0

@@ -24,6 +24,7 @@ from mmstudio.project.errors import first_line
 from mmstudio.project.export import ExportError, export_site, hygiene_problems
 from mmstudio.project.lock import writer_lock
 from mmstudio.project.store import MANIFEST
+from mmstudio.project.workspace import Workspace
 from mmstudio.providers.base import DesignerError
 from mmstudio.providers.doctor import endpoint_checks
 from mmstudio.providers.registry import PROVIDERS
@@ -159,14 +160,14 @@ def cmd_refine(args: argparse.Namespace) -> int:
 
 def cmd_undo(args: argparse.Namespace) -> int:
     project = Project.open(Path(args.project))
-    version = project.undo()
+    version = asyncio.run(Workspace.of(project).undo())
     _emit(args, {"head": version.id}, f"Undone: now at {version.id}: {version.summary}")
     return 0
 
 
 def cmd_redo(args: argparse.Namespace) -> int:
     project = Project.open(Path(args.project))
-    version = project.redo()
+    version = asyncio.run(Workspace.of(project).redo())
     _emit(args, {"head": version.id}, f"Redone: now at {version.id}: {version.summary}")
     return 0
 
@@ -268,7 +269,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     project = Project.open(Path(args.project))
-    version = project.restore(args.version)
+    version = asyncio.run(Workspace.of(project).restore(args.version))
     _emit(args, {"head": version.id}, f"Restored version {version.id}: {version.summary}")
     return 0
 

@@ -12,7 +12,7 @@ PROMPT = resource("demo", "prompt.txt").read_text(encoding="utf-8")
 
 
 async def test_generate_export_restore_as_jobs(tmp_path, monkeypatch):
-    monkeypatch.setattr("mmstudio.studio.create.try_evaluate_project", _no_evaluation)
+    monkeypatch.setattr("mmstudio.studio.create.evaluate_first", _no_evaluation)
     session = Session()
     job = session.generate(tmp_path / "p", PROMPT)
     await session.jobs.wait(job.id)
@@ -68,7 +68,7 @@ async def test_actions_need_an_open_project():
 @pytest.mark.skipif(find_browser().executable is None, reason="no Chromium for Playwright")
 @pytest.mark.asyncio(loop_scope="session")
 async def test_evaluate_job_writes_the_report(tmp_path, monkeypatch, renderer):
-    monkeypatch.setattr("mmstudio.studio.create.try_evaluate_project", _no_evaluation)
+    monkeypatch.setattr("mmstudio.studio.create.evaluate_first", _no_evaluation)
     session = Session()
     await session.jobs.wait(session.generate(tmp_path / "p", PROMPT).id)
     assert session.project.read_report() is None
@@ -78,7 +78,7 @@ async def test_evaluate_job_writes_the_report(tmp_path, monkeypatch, renderer):
     assert session.project.read_report().scores.overall is not None
 
 
-async def _no_evaluation(project):
+async def _no_evaluation(page, plan, out_dir, brief):
     return None
 
 

@@ -1,4 +1,4 @@
-"""Creating a project from a prompt: plan, build the site, install it, evaluate, commit.
+"""Creating a project from a prompt: plan → assets → site → evaluate → first version.
 
 The whole project — site, plan, report and its first version — is made in a hidden building
 folder beside ``root`` (``.<name>.building-<pid>-*``) and moved into place with one rename once
@@ -7,9 +7,12 @@ with a head: a failure, a cancellation or a ``kill -9`` at any point before the 
 only the building folder, which the next run at the same place deletes. Reflection then runs on
 the project in place, under its writer lock.
 
-The first commit (hashing and storing every file) runs in a worker thread (the loop may be the
-GUI's) to its end (:func:`~mmstudio.threads.run_to_end`): a cancellation that lands during it
-stops the run once the version is saved and moved into place, and the project stays.
+The first version is the project's edit transaction like every later change
+(:meth:`~mmstudio.project.workspace.Workspace.edit`): the built site and the plan go into a
+draft, the draft's page is evaluated (``draft.verify``) and committed in a worker thread (the
+loop may be the GUI's). A cancellation that lands during the commit calls it off when it comes
+before the version is recorded (nothing is created); after that, the commit runs to its end,
+the project is moved into place and stays, and then the run stops.
 """
 
 from __future__ import annotations
@@ -23,16 +26,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mmstudio.evaluate import evaluate as evaluate_page
 from mmstudio.pipeline.generate import ProgressCallback, build_site, no_progress, plan_page
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project, ProjectError
 from mmstudio.project.errors import saving
-from mmstudio.project.lock import writer_lock
 from mmstudio.project.store import check_new_root
+from mmstudio.project.workspace import Workspace
 from mmstudio.providers.base import Designer
 from mmstudio.providers.registry import get_designer
 from mmstudio.providers.settings import Settings
-from mmstudio.studio.evaluation import try_evaluate_project
+from mmstudio.render import find_browser
+from mmstudio.report import Report
 from mmstudio.threads import run_to_end
 
 log = logging.getLogger(__name__)
@@ -145,7 +150,7 @@ async def _generate(
             workspace / "project", prompt=prompt, provider=designer.name, title=plan.title
         )
         cancelled = False
-        with writer_lock(staged.root, "mmstudio new"):
+        with Workspace.of(staged).hold("mmstudio new"):
             try:
                 await _first_version(staged, site, plan, evaluate, progress, timings)
             except asyncio.CancelledError:
@@ -157,7 +162,7 @@ async def _generate(
         if cancelled:
             raise asyncio.CancelledError
         reflection = None
-        with writer_lock(project_done.root, "mmstudio new"):
+        with Workspace.of(project_done).hold("mmstudio new"):
             if evaluate and rounds > 0 and project_done.read_report() is not None:
                 reflection = await _reflect(project_done, rounds, progress, timings)
                 plan = project_done.read_plan()
@@ -213,20 +218,48 @@ async def _first_version(
     progress: ProgressCallback,
     timings: dict[str, float],
 ) -> None:
-    """Install the built ``site`` and ``plan`` in the new project, evaluate it (``report.json``)
-    and commit the first version (in a worker thread, see the module docstring)."""
-    project.install_site(site)
-    project.write_plan(plan)
-    if evaluate:
-        progress("evaluate", 0, 1, "rendering and scoring the page")
-        t0 = time.perf_counter()
-        report = await try_evaluate_project(project)
-        timings["evaluate"] = round(time.perf_counter() - t0, 3)
-        overall = report.scores.overall if report else None
-        progress("evaluate", 1, 1, "not evaluated" if report is None else f"overall {overall}")
-    progress("commit", 0, 1, "saving the first version")
-    await run_to_end(project.commit, "Generated from the prompt", job="generate")
-    progress("commit", 1, 1, "saved")
+    """Commit the built ``site`` and ``plan`` as the new project's first version through its
+    edit transaction, evaluated first (``report.json``) with ``evaluate`` (module docstring)."""
+    async with Workspace.of(project).edit("generate", what="mmstudio new") as draft:
+        await run_to_end(_adopt, site, draft.site)
+        draft.write_plan(plan)
+        if evaluate:
+            progress("evaluate", 0, 1, "rendering and scoring the page")
+            t0 = time.perf_counter()
+            prompt = project.manifest.prompt
+
+            async def score(page: Path, plan: DesignPlan | None, out_dir: Path) -> Report | None:
+                return await evaluate_first(page, plan, out_dir, prompt)
+
+            report = await draft.verify(score, project.renders_dir)
+            timings["evaluate"] = round(time.perf_counter() - t0, 3)
+            overall = report.scores.overall if report else None
+            progress("evaluate", 1, 1, "not evaluated" if report is None else f"overall {overall}")
+        progress("commit", 0, 1, "saving the first version")
+        await draft.commit("Generated from the prompt")
+        progress("commit", 1, 1, "saved")
+
+
+def _adopt(site: Path, target: Path) -> None:
+    """Move the built ``site`` folder to ``target`` (the draft's empty site folder)."""
+    target.rmdir()
+    site.rename(target)
+
+
+async def evaluate_first(
+    page: Path, plan: DesignPlan | None, out_dir: Path, brief: str
+) -> Report | None:
+    """Render and score the new page against ``plan`` and the prompt ``brief`` (screenshots to
+    ``out_dir``); None, with a logged notice naming the fix, when no browser is installed. A
+    failed evaluation's report (``report.failed``) is returned and not saved."""
+    browser = await asyncio.to_thread(find_browser)
+    if browser.executable is None:
+        log.warning("not evaluated: %s", browser.problem)
+        return None
+    report = await evaluate_page(page, out_dir=out_dir, plan=plan, brief=brief)
+    if report.failed:
+        log.warning("report.json not written: %s", report.failed)
+    return report
 
 
 async def _reflect(project: Project, rounds: int, progress, timings: dict) -> dict:
