@@ -58,7 +58,11 @@ def clean_env(monkeypatch, tmp_path):
 
 @pytest.fixture
 def server():
-    """A started test server with a real PNG and a real mp4 as its default image and video."""
+    """A started test server with a real PNG and a real mp4 as its default image and video
+    (and no structured-output rung learned from an earlier server on the same port)."""
+    from mmstudio.providers.openai_compat import forget_learned_rungs
+
+    forget_learned_rungs()
     with OpenAITestServer() as running:
         running.default_png = tiny_png()
         running.video_bytes = tiny_mp4()

@@ -185,7 +185,9 @@ def strip_thinking(text: str) -> str:
     reply that only ``</think>`` ends is cut after it)."""
     text = _THINK.sub("", text, count=1)
     head, marker, tail = text.partition("</think>")
-    if marker and "<think>" not in tail and "{" not in head.split("<think>")[0][:1]:
+    # a server that put the opening tag in the prompt sends only the closing one; a reply that
+    # starts with the answer itself (JSON, a document) is left alone
+    if marker and not head.lstrip().startswith(("{", "[", "<!", "<html", "```")):
         return tail
     return text
 

@@ -12,8 +12,11 @@ import re
 from html.parser import HTMLParser
 
 from mmstudio.plan import DesignPlan, VideoPlan, slot_problems
+from mmstudio.providers.structured import strip_thinking
 
 _FENCED_HTML = re.compile(r"\A\s*```(?:html)?[ \t]*\n(?P<body>.*)\n```\s*\Z", re.DOTALL | re.I)
+_ANY_FENCE = re.compile(r"```(?:html)?[ \t]*\n(?P<body>.*?)\n[ \t]*```", re.DOTALL | re.I)
+_DOC_START = re.compile(r"<!doctype html|<html[\s>]", re.I)
 _CSS_URL = re.compile(r"""url\(\s*['"]?(?P<url>[^'")\s]+)""", re.I)
 _REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.I)
 _REFERENCE_ATTRS = {"src", "href", "poster", "data", "srcset", "action"}
@@ -39,14 +42,31 @@ def with_mp4_paths(plan: DesignPlan) -> DesignPlan:
 
 
 def extract_html(reply: str) -> str | None:
-    """The HTML document in a layout reply: the reply itself when it is a document, or the body
-    of exactly one fenced block that is the whole reply; None otherwise."""
-    fenced = _FENCED_HTML.match(reply)
-    text = (fenced.group("body") if fenced else reply).strip()
+    """The HTML document in a layout reply: the reply itself when it is a document, else a
+    fenced block holding one, else the document found inside prose (from ``<!DOCTYPE html>`` or
+    ``<html`` to the last ``</html>``); a leading ``<think>…</think>`` block is ignored. None
+    when there is no complete document."""
+    text = strip_thinking(reply).strip()
+    fenced = _FENCED_HTML.match(text)
+    candidates = [fenced.group("body")] if fenced else []
+    candidates += [m.group("body") for m in _ANY_FENCE.finditer(text)]
+    candidates.append(text)
+    for candidate in candidates:
+        document = _document(candidate.strip())
+        if document is not None:
+            return document
+    return None
+
+
+def _document(text: str) -> str | None:
     head = text[:200].lower()
     if head.startswith("<!doctype html") or head.startswith("<html"):
         return text + "\n"
-    return None
+    start = _DOC_START.search(text)
+    end = text.lower().rfind("</html>")
+    if start is None or end < start.start():
+        return None
+    return text[start.start() : end + len("</html>")] + "\n"
 
 
 class _References(HTMLParser):
