@@ -19,25 +19,12 @@ from mmstudio.plan import SectionItem
 from mmstudio.providers.offline import planner_elements as element_rules
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
+from mmstudio.providers.offline.planner_items import Fields, item_fields
 from mmstudio.providers.offline.planner_labels import label_text
 from mmstudio.providers.offline.planner_notes import design_notes
 from mmstudio.providers.offline.planner_sections import Draft
 
 _LIST_GAP = re.compile(r"^[\s,;:.]*(?:(?:and|or|then|&|plus)\b)?[\s,]*$", re.I)
-_PAIR_GAP = re.compile(
-    r"^[”\"]?\s*[,:]?\s*(?:(?:with|and|has|having|plus|followed by|carrying)\s+)?"
-    r"(?:(?:the|a|an|its)\s+)?(?:(?:short|small|brief|one-line|single|supporting)\s+)?"
-    r"(?:text|description|copy|body(?:\s+text)?|blurb|line|sentence|subtext|note|details?)"
-    r"\s*(?:reading|that reads|which reads|saying)?\s*:?\s*[“\"]?$"
-    r"|^[”\"]?\s*,?\s*(?:with|and|plus|followed by)\b[^“”\".;:]{0,50}?\b"
-    r"(?:text|description|copy|blurb|line|sentence|subtext|note|details?)\b"
-    r"\s*(?:reading|that reads|which reads|saying)?\s*:?\s*[“\"]?$"
-    r"|^[”\"]?\s*[,.]?\s*(?:(?:the|its|a|with(?:\s+(?:the|a))?)\s+)?"
-    r"(?:(?:short|one-sentence|one-line|brief)\s+)?(?:description|text|blurb|copy|summary)\b"
-    r"[^“”\".;]{0,30}?:?\s*[“\"]?$"
-    r"|^[”\"]?\s*(?:—|–|--|:)\s*[“\"]?$",
-    re.I,
-)
 _SUFFIX = re.compile(
     r"^[”\"]?(?:(?:\s*,\s*|\s+and\s+|\s+or\s+)[“\"][^”\"\n]{1,80}[”\"])*\s*"
     r"(?:(?!(?:with|and|or|in|on|of|the|a|an|to|for|is|are)\b)[\w-]+\s+)?([\w-]+)\b",
@@ -53,7 +40,7 @@ _FRAGMENT = re.compile(  # prompt prose between two straight-quoted strings, not
 _ASIDE = re.compile(r"^[a-z][\w-]*(?:\s[a-z][\w-]*)?[,.]?$")  # “programs”: a scare-quoted word
 _TITLED = re.compile(r"\b(?:titled|headed|called|labell?ed)\s*:?\s*[“\"]?$", re.I)
 _TEXT_SLOTS = ("subtitle", "item", "quote", "caption", "paragraph", "pair", "attribution")
-_NOT_PAIRED = ("nav", "button", "kpi", "field", "brand")
+_NOT_PAIRED = ("nav", "button", "field", "brand")
 _QUOTE_HOMES = ("testimonials", "content")
 #: a page-level quote right after these words names or describes a typeface (“Garden Sans”):
 #: the typography rules read it, the page never prints it
@@ -106,11 +93,12 @@ def _candidates(prose: str, units: list[pt.Unit], drafts: list[Draft]) -> list[C
     quotes = pt.find_all_quotes(prose)
     notes = design_notes(prose, quotes)
     quotes = [q for q in quotes if q.start not in notes]  # typefaces, design terms: never copy
-    pairs = _pairs(prose, quotes)
+    pairs = item_fields(prose, quotes)
+    taken: set[int] = set()  # quotes placed as the second field of an item
     previous: tuple[int, tuple[str, bool] | None] = (-1, None)
     found: list[Candidate] = []
     for index, quote in enumerate(quotes):
-        if index in pairs.values():
+        if index in taken:
             continue
         unit = units[max(bisect.bisect_right(starts, quote.start) - 1, 0)]
         draft = owner.get(unit.start)
@@ -122,15 +110,31 @@ def _candidates(prose: str, units: list[pt.Unit], drafts: list[Draft]) -> list[C
             continue  # a page-level typeface ("headings use “Garden Sans”"): typography, no copy
         if draft is None:  # page-level sentence: a chip of the first body section
             draft, slot, explicit = body, "tag", True
-        text = quotes[pairs[index]].text if index in pairs and slot not in _NOT_PAIRED else ""
-        slot = "pair" if text else slot
-        previous = (quotes[pairs[index]].end if text else quote.end, (slot, explicit))
-        if _FRAGMENT.search(quote.text) or (not explicit and _ASIDE.search(quote.text)):
+        second = _second_field(pairs.get(index), slot)
+        text = quotes[second.index].text if second else ""
+        if second:
+            taken.add(second.index)
+            slot = "pair" if second.role == "text" else "kpi"
+        previous = (quotes[second.index].end if second else quote.end, (slot, explicit))
+        straight = prose[quote.start : quote.start + 1] == '"'  # only those can pair wrongly
+        if (straight and _FRAGMENT.search(quote.text)) or (
+            not explicit and _ASIDE.search(quote.text)
+        ):
             slot = "fragment"
         found.append(Candidate(quote, draft, _long_slot(slot, quote), explicit, unit, text))
-        if text:
+        if slot == "pair":
             _take_label(found)
     return found
+
+
+def _second_field(fields: Fields | None, slot: str) -> Fields | None:
+    """The item's second field, unless the first quote's slot keeps no fields (a nav link, a
+    button, a form field, the brand); a KPI takes a value, not a text."""
+    if fields is None or slot in _NOT_PAIRED:
+        return None
+    if slot == "kpi" and fields.role != "value":
+        return None
+    return fields
 
 
 def _take_label(found: list[Candidate]) -> None:
@@ -156,18 +160,6 @@ def _text_only(c: Candidate) -> Candidate:
     return Candidate(
         pt.Quote(start, start + len(c.text), c.text), c.draft, "paragraph", True, c.unit
     )
-
-
-def _pairs(prose: str, quotes: list[pt.Quote]) -> dict[int, int]:
-    """``{title index: text index}`` for quote pairs joined by "with the text" / "—" / ":"."""
-    pairs: dict[int, int] = {}
-    for index in range(len(quotes) - 1):
-        first, second = quotes[index], quotes[index + 1]
-        if index in pairs.values() or len(first.text) > 60 or len(second.text) < 12:
-            continue
-        if _PAIR_GAP.match(prose[first.end - 1 : second.start + 1]):
-            pairs[index] = index + 1
-    return pairs
 
 
 def _long_slot(slot: str, quote: pt.Quote) -> str:
@@ -266,11 +258,14 @@ def _put(c: Candidate, prose: str) -> None:
     text = label_text(c.quote.text, slot)
     element = element_rules.element_at(draft.elements, c.unit, c.quote.start)
     shown = replace(c.quote, text=text)
-    if element is not None and element_rules.claims(element, slot, c.explicit, shown):
+    claimed = "pair" if c.text else slot  # an item's fields stay in the section together
+    if element is not None and element_rules.claims(element, claimed, c.explicit, shown):
         return
     if slot == "pair":
         pair_text, label = label_text(c.text, "paragraph"), label_text(c.label, "tag")
         draft.add("items", SectionItem(title=text, text=pair_text, label=label))
+    elif slot == "kpi" and c.text:  # “TOTAL MINUTES IN VR”, big number “42 min”
+        draft.add("items", SectionItem(label=text, value=label_text(c.text, "kpi")))
     elif slot in ("nav", "button"):
         chrome = draft.kind in ("header", "footer", "sidebar")
         draft.add("nav_items" if slot == "nav" and chrome else "buttons", text)
