@@ -221,12 +221,24 @@ class ImageAttributes(_Model):
     lighting: str = Field(default="", max_length=200)
 
 
+class MotifRecord(_Model):
+    """What an offline picture shows: ``motifs`` (``set:name`` icon refs, main motif first), the
+    subject ``words`` they matched, and a ``note`` when the subject matched none ("no motif for
+    'sourdough crumb'; drew a generic bakery scene"). Absent in plans made before it existed."""
+
+    motifs: list[Short] = Field(default_factory=list, max_length=12)
+    words: list[Short] = Field(default_factory=list, max_length=12)
+    note: str = Field(default="", max_length=400)
+
+
 class ImagePlan(_ElementPlan):
-    """An image slot. ``size`` is the generated size (px); ``display_*_px`` the slot on the page."""
+    """An image slot. ``size`` is the generated size (px); ``display_*_px`` the slot on the page.
+    ``motifs`` records what the offline painter drew (None: not recorded)."""
 
     kind: Literal["image"] = "image"
     attributes: ImageAttributes = Field(default_factory=ImageAttributes)
     size: ImageSize = "1536x1024"
+    motifs: MotifRecord | None = None
 
 
 class VideoAttributes(_Model):
@@ -246,6 +258,7 @@ class VideoPlan(_ElementPlan):
     size: VideoSize = "1280x720"
     poster_path: str | None = Field(default=None, max_length=200)
     mp4_path: str | None = Field(default=None, max_length=200)
+    motifs: MotifRecord | None = None
 
     @field_validator("poster_path")
     @classmethod

@@ -4,9 +4,10 @@
 #   scripts/setup.sh            set up, then generate demo-project/ from resources/demo/prompt.txt
 #   scripts/setup.sh --no-demo  set up only (the test command uses this)
 #
-# Makes .venv/ (Python deps + this package, editable), installs the npm deps (ECharts) and copies
-# them into resources/vendor/, and finds a Chromium for Playwright: Playwright's own download where
-# that works, else the system's chromium, installing Debian's package when running as root.
+# Makes .venv/ (Python deps + this package, editable), installs the npm deps (ECharts, the Iconify
+# icon sets of the offline pictures) and copies them into resources/vendor/, and finds a Chromium
+# for Playwright: Playwright's own download where that works, else the system's chromium,
+# installing Debian's package when running as root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,12 +42,17 @@ if ! command -v npm >/dev/null 2>&1; then
   if as_root_on_debian; then say "installing Node.js and npm"; apt_install nodejs npm
   else echo "error: npm not found; install Node.js (it brings npm) and run this again" >&2; exit 1; fi
 fi
-if [ ! -f node_modules/echarts/dist/echarts.min.js ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# the Iconify JSON icon sets the offline designer draws its motifs from (resources/motifs/)
+icon_sets="fluent-emoji-flat noto openmoji game-icons tabler"
+missing_set=0
+for set in $icon_sets; do [ -f "node_modules/@iconify-json/$set/icons.json" ] || missing_set=1; done
+if [ ! -f node_modules/echarts/dist/echarts.min.js ] || [ "$missing_set" = 1 ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm packages"
   npm ci --no-audit --no-fund --loglevel=error >&2
 fi
-mkdir -p resources/vendor
+mkdir -p resources/vendor/iconify
 cp node_modules/echarts/dist/echarts.min.js resources/vendor/echarts.min.js
+for set in $icon_sets; do cp -u "node_modules/@iconify-json/$set/icons.json" "resources/vendor/iconify/$set.json"; done
 
 # --- a Chromium for Playwright ---------------------------------------------------------------
 have_browser() { .venv/bin/python -c 'from mmstudio.render import find_browser as f; import sys; sys.exit(f().executable is None)' 2>/dev/null; }

@@ -377,11 +377,49 @@ def finish(rgb: np.ndarray, size: tuple[int, int], seed: int, greyscale: bool) -
     return img.convert("L").convert("RGB") if greyscale else img
 
 
+_fallback_noted: list[str] = []  # the one notice given when motif sets are missing
+
+
+def fallback_notice() -> str:
+    """The notice given (once per process) when pictures fell back to abstract art, else ''."""
+    return _fallback_noted[0] if _fallback_noted else ""
+
+
+def subject_scene(element: ImagePlan | VideoPlan, plan: DesignPlan, size: tuple[int, int]):
+    """The element's subject :class:`~.scenes.Scene` at ``size`` px, or None when the motif
+    sets or the rasteriser are missing (then a notice is logged once) or a motif cannot be drawn.
+    """
+    from mmstudio.providers.offline import motifs, scenes  # they import this module
+
+    if not motifs.available():
+        if not _fallback_noted:
+            _fallback_noted.append(f"offline pictures are abstract art: {motifs.missing_reason()}")
+            log.warning("%s", _fallback_noted[0])
+        return None
+    choice = motifs.choice_for(element, plan)
+    if choice is None or choice.main is None:
+        return None
+    try:
+        variant = scenes.variants(plan).get(element.id, 0)
+        return scenes.compose(element, plan, choice, size, variant)
+    except (KeyError, ValueError) as exc:  # an icon resvg cannot draw: abstract art instead
+        log.warning("motif scene for %s failed (%s); drew abstract art", element.id, exc)
+        return None
+
+
 def paint_image(element: ImagePlan, plan: DesignPlan) -> Image.Image:
     """Paint ``element`` as an RGB image of exactly ``element.size`` px (e.g. 1536x1024).
 
-    Drawn at half size and upscaled; deterministic per ``element.id``."""
+    A subject scene of matched motifs (:mod:`.scenes`) when the motif sets are installed, else
+    abstract art drawn at half size and upscaled; deterministic per ``element.id``."""
     width, height = (int(v) for v in element.size.split("x"))
+    tones = tone_words(element)
+    scene = subject_scene(element, plan, (width, height))
+    if scene is not None:
+        rgb = apply_tone(np.asarray(scene.flatten(), np.float32), tones)
+        image = finish(rgb, (width, height), seed_for(element.id), "greyscale" in tones)
+        log.debug("painted %s (%s scene, %dx%d)", element.id, scene.kind, width, height)
+        return image
     rgb = render_art(element, plan, width // 2, height // 2)
     image = finish(rgb, (width, height), seed_for(element.id), "greyscale" in tone_words(element))
     log.debug(

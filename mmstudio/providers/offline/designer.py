@@ -14,17 +14,37 @@ from typing import Any
 
 from mmstudio.pipeline import charts
 from mmstudio.plan import ChartPlan, DesignPlan, ImagePlan, VideoPlan
-from mmstudio.providers.offline import art, layout, motion, planner
+from mmstudio.providers.offline import art, layout, motifs, motion, planner
 from mmstudio.threads import run_to_end
+
+_MAX_NOTES = 5  # unmatched-subject notices per page; the rest are counted
 
 
 class OfflineDesigner:
-    """Implements :class:`mmstudio.providers.base.Designer` with rules and procedural art."""
+    """Implements :class:`mmstudio.providers.base.Designer` with rules and procedural art.
+
+    ``notices`` holds one line per picture whose subject matched no motif (and one when the
+    motif sets are missing); each image's and video's plan records its motifs."""
 
     name = "offline"
 
+    def __init__(self) -> None:
+        self.notices: list[str] = []
+
     async def plan(self, prompt: str) -> DesignPlan:
-        return await asyncio.to_thread(planner.plan_from_prompt, prompt)
+        def plan_with_motifs() -> DesignPlan:
+            return motifs.annotate(planner.plan_from_prompt(prompt))
+
+        plan = await asyncio.to_thread(plan_with_motifs)
+        notes = [f"{e.id}: {e.motifs.note}" for e in [*plan.images, *plan.videos]
+                 if e.motifs and e.motifs.note]  # fmt: skip
+        if notes and not motifs.available():
+            notes = [notes[0].split(": ", 1)[1]]
+        elif len(notes) > _MAX_NOTES:
+            more = f"{len(notes) - _MAX_NOTES} more pictures drew a generic scene"
+            notes = [*notes[:_MAX_NOTES], more]
+        self.notices.extend(notes)
+        return plan
 
     async def layout(self, plan: DesignPlan) -> str:
         return await asyncio.to_thread(layout.render_page, plan)

@@ -1,8 +1,12 @@
-"""Short looping videos for the offline designer: animated procedural art encoded as VP9 webm.
+"""Short looping videos for the offline designer: animated scenes encoded as VP9 webm.
 
-:func:`make_video` paints the element's scene once with :mod:`.art` (the same role → scene rules,
-palette and tone words as images), then animates it frame by frame: drifting light fields,
-floating bokeh particles and a camera move from ``attributes.camera_behavior`` (static, slow pan,
+:func:`make_video` composes the element's subject scene once (:mod:`.scenes`: the same motifs,
+role rules, palette and tone words as images) and moves its layers frame by frame
+(:func:`layer_offsets`): parallax by depth, the main motif hopping, and in lively loops a motif
+travelling through the frame; a stats loop counts a figure up. Calm background loops move 0.6
+times as much (a faint motif crosses them), hero loops 1.4 times. Without the motif sets it paints
+abstract art with :mod:`.art` and animates that: drifting light fields, floating bokeh particles
+and a camera move from ``attributes.camera_behavior`` (static, slow pan,
 subtle zoom), scaled by ``attributes.motion_intensity`` (low, medium). Every motion is a periodic
 function of the loop phase 2π·i/N, so frame N equals frame 0 and the loop is seamless.
 
@@ -131,11 +135,116 @@ def camera_box(behavior: str, amp: float, phase: float, size: tuple[int, int]):
     return (cx - view_w / 2, cy - view_h / 2, cx + view_w / 2, cy + view_h / 2)
 
 
+_CALM_WORDS = ("background", "backdrop", "ambient", "bg", "overlay", "texture")
+_STATS_WORDS = ("stat", "stats", "counter", "kpi", "metric", "metrics", "number", "numbers")
+
+
+def liveliness(element: VideoPlan) -> float:
+    """Motion scale: 0.6 for calm background loops, 1 for others, 1.4 for hero loops; ×1.3
+    for ``motion_intensity`` medium. Below 1 the motif crossing the frame is a faint one."""
+    role = element.context.role.lower()
+    base = 0.6 if any(w in role.split() for w in _CALM_WORDS) else 1.0
+    if base == 1.0 and ("hero" in role or element.context.section.startswith("hero")):
+        base = 1.4
+    return base * (1.3 if element.attributes.motion_intensity == "medium" else 1.0)
+
+
+def layer_offsets(scene, phase: float, amp: float, width: int) -> list[tuple[float, float]]:
+    """(dx, dy) px per scene layer at loop ``phase``: parallax by depth, a bobbing main motif,
+    supporting motifs swaying, and in lively loops one motif travelling through the frame."""
+    m = min(scene.background.size)
+    out: list[tuple[float, float]] = []
+    roles = [layer.role for layer in scene.layers]
+    wanted = "support" if amp >= 1.0 and "support" in roles else "deco"
+    wanted = wanted if wanted in roles else "support"
+    traveller = roles.index(wanted) if wanted in roles else -1
+    for i, layer in enumerate(scene.layers):
+        phi = 1.7 * i
+        dx = m * 0.05 * amp * (0.3 + layer.depth) * math.sin(phase + phi)
+        dy = m * 0.015 * amp * math.cos(phase + phi)
+        if layer.role == "main":
+            dx *= 0.35
+            dy = -m * 0.035 * amp * abs(math.sin(phase * 2))  # hops on the ground
+        elif i == traveller:  # crosses the frame once a loop (off-screen at the wrap: seamless)
+            span = width + layer.image.width * 2
+            dx = -layer.image.width + span * (phase / (2 * math.pi)) - layer.x
+            dy = -m * 0.04 * math.sin(phase * 6) ** 2
+        elif layer.role == "deco":
+            dx = m * 0.08 * amp * math.sin(phase + phi)
+        out.append((dx, dy))
+    return out
+
+
+def _stats_target(element: VideoPlan, plan: DesignPlan) -> tuple[float, str]:
+    try:
+        section = plan.section(element.context.section)
+        values = [i.value for i in section.items if any(ch.isdigit() for ch in i.value)]
+    except KeyError:
+        values = []
+    text = values[0] if values else "100%"
+    digits = "".join(ch for ch in text if ch.isdigit() or ch == ".")
+    try:
+        return float(digits or 100), text.replace(digits, "{}") if digits else "{}%"
+    except ValueError:
+        return 100.0, "{}%"
+
+
+def count_up(frame: Image.Image, element: VideoPlan, plan: DesignPlan, phase: float) -> None:
+    """Draw a number counting up to the section's first figure over ¾ of the loop, then held."""
+    from PIL import ImageDraw, ImageFont
+
+    target, template = _stats_target(element, plan)
+    t = min(1.0, phase / (2 * math.pi) / 0.75)
+    value = target * (1 - (1 - t) ** 3)
+    shown = f"{value:.1f}" if target < 10 and target != int(target) else f"{round(value):,}"
+    try:
+        font = ImageFont.truetype("DejaVuSans-Bold.ttf", max(12, frame.height // 5))
+    except OSError:
+        font = ImageFont.load_default(max(12, frame.height // 5))
+    draw = ImageDraw.Draw(frame)
+    text = template.format(shown)
+    box = draw.textbbox((0, 0), text, font=font)
+    x = (frame.width - (box[2] - box[0])) / 2
+    y = frame.height * 0.12
+    draw.text((x + 3, y + 3), text, font=font, fill=(20, 20, 30))
+    draw.text((x, y), text, font=font, fill=(250, 250, 252))
+
+
+def scene_frames(element: VideoPlan, plan: DesignPlan, out: tuple[int, int], scene, size):
+    """Frames of a subject scene (see :func:`layer_offsets`) through the camera move."""
+    from mmstudio.providers.offline import scenes
+
+    scene = scenes.grade(scene, art.tone_words(element))
+    attrs = element.attributes
+    amp = liveliness(element)
+    stats = any(w in element.context.role.lower().split() for w in _STATS_WORDS)
+    lights = make_sprites(element, plan, size)[:3]  # the drifting light fields, behind motifs
+    base = scene.background.convert("RGBA")
+    count = element.seconds * FPS
+    for i in range(count):
+        phase = 2 * math.pi * i / count
+        lit = base.copy()
+        for sprite in lights:
+            paste(lit, sprite.image, *sprite.at(phase))
+        frame = scene.flatten(layer_offsets(scene, phase, amp, size[0]), lit)
+        if stats:
+            count_up(frame, element, plan, phase)
+        box = camera_box(attrs.camera_behavior, min(amp, 1.0), phase, size)
+        yield frame.resize(out, Image.Resampling.BILINEAR, box=box)
+
+
 def frames(element: VideoPlan, plan: DesignPlan, out: tuple[int, int]) -> Iterator[Image.Image]:
-    """Yield the loop's RGB frames (``out`` px) for phase 2π·i/N, i = 0 … N−1, N = seconds·FPS."""
+    """Yield the loop's RGB frames (``out`` px) for phase 2π·i/N, i = 0 … N−1, N = seconds·FPS.
+
+    A subject scene with moving motifs when the motif sets are installed, else abstract art with
+    drifting light."""
     work_w = 640 if out[0] >= out[1] else 360
     work_h = round(work_w * out[1] / out[0])
     size = (round(work_w * (1 + 2 * _MARGIN)), round(work_h * (1 + 2 * _MARGIN)))
+    scene = art.subject_scene(element, plan, size)
+    if scene is not None:
+        yield from scene_frames(element, plan, out, scene, size)
+        return
     tones = art.tone_words(element)
     rgb = art.render_art(element, plan, *size)
     if "greyscale" in tones:
