@@ -162,7 +162,8 @@ class Library:
         out = []
         for name in names:
             parts = name.split("-")
-            heads = parts[-1] == word or (parts[0] == word and len(parts) == 2)
+            modifier = word.endswith(("ing", "ed"))  # "steaming" does not head steaming-bowl
+            heads = parts[-1] == word or (parts[0] == word and len(parts) == 2 and not modifier)
             if heads and not _TONE_SUFFIX.search(name) and not _SIGNS.search(name):
                 out.append(name)
         return out
@@ -357,9 +358,18 @@ def choose(
     taken = taken or set()
     matched: list[tuple[str, str, list[Motif]]] = []
     seen: set[str] = set()
+    aliases = index_data()["aliases"]
     for source, text in subject_texts(element, plan):
-        for marked in words_of(text, names=True):
+        marks = words_of(text, names=True)
+        for i, marked in enumerate(marks):
             word = marked.lstrip("^")
+            pair = f"{word} {singular(marks[i + 1].lstrip('^'))}" if i + 1 < len(marks) else ""
+            if pair in aliases and pair not in seen:  # "game board" before "game"
+                seen.add(pair)
+                found = [m for n in aliases[pair] if (m := lib.named(n, COLOUR_SETS))]
+                if found:
+                    matched.append((source, pair, found))
+                    continue
             if singular(word) in seen:
                 continue
             seen.add(singular(word))
@@ -381,9 +391,11 @@ def choose(
             choice.main = fresh[seed % min(len(fresh), 2)]
             choice.words.append(word)
             break
-    if choice.main is None and pool:  # every match is taken: vary the drawing of the first one
+    if choice.main is None and pool:  # every match is taken: another set's drawing of one
         _source, word, found = pool[0]
-        choice.main = found[seed % len(found)]
+        other = [Motif(s, m.name) for m in found for s in COLOUR_SETS if m.colour]
+        other = [m for m in dict.fromkeys(other) if m.ref not in taken and lib.has(m)]
+        choice.main = other[0] if other else found[seed % len(found)]
         choice.words.append(word)
     for _source, word, found in matched:
         if len(choice.support) >= 4:
@@ -417,7 +429,7 @@ def assign_page(plan: DesignPlan, lib: Library | None = None) -> dict[str, Choic
     for element in [*plan.images, *plan.videos]:
         choice = choose(element, plan, taken, seed_for(element.id), lib)
         if choice.main is not None:
-            taken.add(_concept(choice.main))
+            taken |= {_concept(choice.main), choice.main.ref}
         out[element.id] = choice
     return out
 

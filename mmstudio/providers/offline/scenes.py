@@ -351,22 +351,36 @@ def compose(
             badge = box(c, c.w / 2, c.h / 2, c.m * 0.32, c.m * 0.32, c.m * 0.1)
             c.blend((20, 20, 30), fill(badge + c.m * 0.0 - 0 * c.x, c.m * 0.07), 0.25)
             c.shape(badge, shade(tint, 0.05), soft=1.5)
-        else:
-            c.shape(
-                circle(c, c.w * 0.5, c.h * 0.5, c.m * 0.38),
-                shade(mix(col.surface, tint, 0.5), 0.08),
-                soft=3.0,
-            )
+        # repeated thumbnails change framing: centred on a disc, off-centre beside a band,
+        # or close-up and cropped by the corner
+        frame = variant % 3 if kind == "thumbnail" else 0
+        cx, cy = (
+            (w / 2, h / 2)
+            if frame == 0
+            else (w * 0.36, h * 0.54)
+            if frame == 1
+            else (w * 0.62, h * 0.6)
+        )
+        if kind == "thumbnail":
+            main_px = m * (0.62, 0.5, 0.9)[frame]
+            if frame == 0:
+                field = circle(c, cx / 2, cy / 2, c.m * 0.38)
+            elif frame == 1:
+                field = box(c, c.w * 0.78, c.h / 2, c.w * 0.14, c.h * 0.6)
+            else:
+                field = circle(c, c.w * 0.15, c.h * 0.2, c.m * 0.22)
+            c.shape(field, shade(mix(col.surface, tint, 0.5), 0.08), soft=3.0)
         color = (250, 250, 252) if kind == "icon" else shade(tint, -0.2)
         main = motif_image(choice.main, main_px, color, flip and not choice.main.colour)
-        layers.append(Layer(main, w / 2, h / 2, 0.9, "main", 0.3 if kind == "thumbnail" else 0.0))
+        layers.append(Layer(main, cx, cy, 0.9, "main", 0.3 if kind == "thumbnail" else 0.0))
         if kind == "thumbnail" and support:
             img = motif_image(support[0], m * 0.2, shade(tint, -0.1))
-            layers.append(
-                Layer(
-                    img, w / 2 + main.width * 0.5, h / 2 + main.height * 0.38, 1.0, "support", 0.3
-                )
+            sx, sy = (
+                (cx + main.width * 0.5, cy + main.height * 0.38)
+                if frame != 1
+                else (w * 0.78, h * 0.5)
             )
+            layers.append(Layer(img, sx, sy, 1.0, "support", 0.3))
     else:  # pattern, background
         if kind == "background":
             art.scene_mesh(c, col, rnd)
