@@ -92,13 +92,13 @@ async def scenario(window, root: Path) -> dict:
 
 @contextlib.contextmanager
 def answer_file_dialog(path: str):
-    """Answer the next save-file dialog with ``path`` (no modal dialog offscreen)."""
-    original = QFileDialog.getSaveFileName
-    QFileDialog.getSaveFileName = staticmethod(lambda *a, **k: (path, ""))  # type: ignore[method-assign]
+    """Answer the next folder dialog with ``path`` (no modal dialog offscreen)."""
+    original = QFileDialog.getExistingDirectory
+    QFileDialog.getExistingDirectory = staticmethod(lambda *a, **k: path)  # type: ignore[method-assign]
     try:
         yield
     finally:
-        QFileDialog.getSaveFileName = original  # type: ignore[method-assign]
+        QFileDialog.getExistingDirectory = original  # type: ignore[method-assign]
 
 
 async def cancel_from_the_jobs_table(window) -> str:

@@ -462,3 +462,298 @@ def test_a_running_job_spins_its_element_badge(window):
     assert not window.tree._items["hero"].data(1, RUNNING_ROLE)
     window._job_event(Job(id="job-1", kind="refine-local", state="cancelled", element="hero_image"))
     assert not item.data(1, RUNNING_ROLE) and not window.tree._spinner.isActive()
+
+
+# -- issue 19: the app tells the truth -------------------------------------------------------
+def test_refine_with_no_issue_says_so_and_starts_nothing(window, caplog):
+    """Finding 2: Refine Local / Context / Global and Refine Flagged on an element with no issue
+    at that level give a notice and a log line with the way forward, never silence."""
+    window.tree.select("hero_image")
+    with caplog.at_level("INFO", logger="mmstudio.gui.commands"):
+        for level in ("local", "context", "global"):
+            assert window.refine(level) is None
+            text = window.notifications.notices[-1].message.text()
+            who = "the page" if level == "global" else "hero_image"
+            assert f"No issues at the {level} level for {who}" in text and "instruction" in text
+    assert sum("No issues at the" in r.getMessage() for r in caplog.records) == 3
+    assert not window.session._tasks and not window.session.jobs.jobs
+    tip = window.commands["refine-local"].toolTip()
+    assert "No issues at the local level for hero_image" in tip
+    window.commands["flag"].trigger()
+    assert window.refine_flagged() is None
+    assert "No local or context issues for hero_image" in (
+        window.notifications.notices[-1].message.text()
+    )
+
+
+def test_refine_tooltip_says_what_it_will_fix(window, project):
+    report = project.read_report()
+    issue = Issue(id="i1", element="hero_image", dimension="image", level="context",
+                  code="cover-crop", message="Cover crop")  # fmt: skip
+    report.issues.append(issue)
+    project.write_report(report)
+    window.refresh()
+    window.tree.select("hero_image")
+    tip = window.commands["refine-context"].toolTip()
+    assert "fix 1 context issue(s) of hero_image" in tip and "CSS" in tip
+    assert "MM-WebAgent" not in window.commands["refine-local"].toolTip()
+
+
+def test_the_instruction_box_runs_a_turn_on_the_element(window, qtbot, monkeypatch):
+    """Finding 2's way forward: words in the Issues dock become a feedback job on the selected
+    element, marked by its box in the preview (never widened to the page)."""
+    from mmstudio.studio.feedback import FeedbackService
+
+    sent = []
+    monkeypatch.setattr(FeedbackService, "submit", lambda self, text, ann=None, png=None:
+                        sent.append((text, ann)) or Job(id="job-9", kind="feedback"))  # fmt: skip
+    window.tree.select("hero_image")
+    assert not window.issues.change.isEnabled()
+    window.issues.instruction.setText("make it darker")
+    assert window.issues.change.isEnabled()
+    window.issues.change.click()
+    qtbot.waitUntil(lambda: bool(sent), timeout=10_000)
+    text, annotation = sent[0]
+    assert text == "make it darker" and window.instructed == {"job-9": "hero_image"}
+    [shape] = annotation.shapes
+    assert shape.kind == "rect" and shape.w > 8 and shape.h > 8  # the image's box, padded
+    assert window.issues.instruction.text() == ""
+
+
+def test_clicking_the_page_row_shows_the_page_issues(window, project):
+    """Finding 4: after an element was selected, the Page row (or a palette row) shows the
+    page's own issues again."""
+    report = project.read_report()
+    report.issues.append(Issue(id="p1", dimension="layout", level="global", code="overflow",
+                               message="The page scrolls sideways"))  # fmt: skip
+    project.write_report(report)
+    window.refresh()
+    window.tree.select("hero_image")
+    assert window.issues.heading.text().startswith("hero_image")
+    page = window.tree.topLevelItem(0)
+    window.tree.setCurrentItem(page.child(0))  # the palette swatch
+    assert window.selected is None and window.issues.heading.text().startswith("the page")
+    assert "sideways" in window.issues.list.item(0).text()
+    window.tree.select("hero_image")
+    window.tree.setCurrentItem(page)
+    assert window.selected is None and window.issues.heading.text().startswith("the page")
+    detail = window.tree._items["hero_image"].child(0)  # "role: hero"
+    window.tree.setCurrentItem(detail)
+    assert window.selected == "hero_image"
+
+
+def test_open_site_folder_after_a_project_shows_its_results(window, project, tmp_path):
+    """Finding 6: the tree's deleted rows are never touched again (RuntimeError: QTreeWidgetItem
+    already deleted) and the site's evaluation reaches the panels."""
+    site = tmp_path / "other-site"
+    site.mkdir()
+    (site / "index.html").write_text("<html><body><h1>Other</h1></body></html>")
+    window.tree.clear()
+    assert window.tree._items == {}
+    window._job_event(Job(id="job-3", kind="refine-local", state="running", element="hero_image"))
+    window._job_event(Job(id="job-3", kind="refine-local", state="cancelled", element="hero_image"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(window.session.jobs, "submit", lambda *a, **k: Job(id="j", kind="evaluate"))
+        assert window.open_site(site)
+    report = Report(scores=Scores(image=0.4, layout=1.0).with_overall(),
+                    elements=[ElementScore(id="pic", kind="image", score=0.4)])  # fmt: skip
+    window._job_event(Job(id="job-4", kind="evaluate", state="running", element=None))
+    window._job_event(Job(id="job-4", kind="evaluate", state="done", result=report))
+    assert window.tree._items["pic"].data(1, SCORE_ROLE) == pytest.approx(0.4)
+    assert window.badges.pills["overall"].text() == "overall 0.70"
+
+
+def test_turns_show_the_status_at_the_current_version():
+    """Finding 5: a verdict recorded at another version is not shown as today's pass."""
+    from mmstudio.gui.turns_panel import at_head
+
+    view = {"turns": [
+        {"turn": 1, "text": "darker hero", "version": "v2", "requirements": [
+            {"id": "t1.r1", "text": "darker hero", "status": "pass", "detail": "L 40"}]},
+        {"turn": 2, "text": "bigger title", "version": "v3", "requirements": [
+            {"id": "t2.r1", "text": "bigger title", "status": "pass", "detail": ""}]},
+    ]}  # fmt: skip
+    parents = {"v1": None, "v2": "v1", "v3": "v2", "v4": "v2"}
+    finals = [
+        {"requirement": req, "turn": turn, "version": version, "passed": True, "detail": ""}
+        for req, turn, version in (("t1.r1", 1, "v2"), ("t1.r1", 2, "v3"), ("t2.r1", 2, "v3"))
+    ]
+    at_v3 = at_head(view, "v3", parents, finals)
+    assert [r["status"] for t in at_v3["turns"] for r in t["requirements"]] == ["pass", "pass"]
+    at_v2 = at_head(view, "v2", parents, finals)  # turn 2 undone
+    assert [r["status"] for t in at_v2["turns"] for r in t["requirements"]] == ["pass", "undone"]
+    at_v4 = at_head(view, "v4", parents, finals)  # a refine after turn 1, never checked
+    assert [r["status"] for t in at_v4["turns"] for r in t["requirements"]] == ["stale", "undone"]
+    assert "not checked at the current version v4" in at_v4["turns"][0]["requirements"][0]["detail"]
+
+
+def test_turns_panel_marks_statuses_after_undo(window, qtbot):
+    from mmstudio.feedback import Ledger
+    from mmstudio.feedback.ledger import TurnRecord, Verdict
+    from mmstudio.feedback.requirements import Requirement
+
+    project = window.session.project
+    first = project.manifest.head
+    (project.site_dir / "index.html").write_text(PAGE.replace("Hello", "Hello there"))
+    project.commit("turn 1")
+    second = project.manifest.head
+    ledger = Ledger(project.root / "history.sqlite")
+    record = TurnRecord(1, "say hello there", "", None, None, first, second, "offline", "")
+    ledger.add_turn(record, [Requirement(id="t1.r1", turn=1, text="say hello there", op="text")])
+    ledger.add_verdicts([Verdict("t1.r1", True, "found")], 1, second, "final")
+    window.refresh()
+    window.turns_panel.refresh()
+    assert window.turns_panel.requirement_lines() == ["pass  t1.r1: say hello there"]
+    project.undo()
+    window.refresh()
+    window.turns_panel.refresh()
+    assert window.turns_panel.requirement_lines() == ["undone  t1.r1: say hello there"]
+
+
+def test_jobs_table_ticks_never_goes_back_and_ends_with_the_outcome(window):
+    """Finding 7: elapsed time while running, progress monotonic, no stale "rendering"."""
+    import time as clock
+
+    table = window.jobs_panel.table
+    job = Job(id="job-5", kind="generate", state="running", started_at=clock.time() - 3,
+              progress=0.75, message="assets: hero", stage="assets")  # fmt: skip
+    table.update_job(job)
+    row = table._rows["job-5"]
+    table._tick()
+    assert float(table.item(row, 5).text().split()[0]) >= 3.0 and table._ticker.isActive()
+    table.update_job(Job(**{**job.__dict__, "progress": 0.0, "message": "evaluate: rendering"}))
+    assert table.cellWidget(row, 6).value() == 75
+    report = Report(scores=Scores(layout=0.9).with_overall())
+    table.update_job(Job(**{**job.__dict__, "state": "done", "progress": 1.0,
+                            "message": "rendering", "result": report}))  # fmt: skip
+    assert table.item(row, 8).text() == "done: overall 0.90" and not table._started
+    assert table.cellWidget(row, 6).value() == 100
+    table.clear_finished()
+    assert table.rowCount() == 0
+
+
+def test_flags_and_device_come_back_with_the_project(qtbot, project, tmp_path):
+    """Finding 7: flags, the device width and the docks are kept per project."""
+    from mmstudio.gui.main_window import MainWindow
+
+    first = MainWindow()
+    qtbot.addWidget(first)
+    first.open_project(project.root)
+    first.tree.select("hero_image")
+    first.commands["flag"].trigger()
+    first.device_actions[390].trigger()
+    first.save_project_state()  # what closing the window does
+    first.session.close()  # lets go of the project's lock
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.open_project(project.root)
+    assert again.session.flagged == {"hero_image"} and again.device_width == 390
+    assert again.tree._items["hero_image"].text(0).startswith("⚑ ")
+    assert again.device_actions[390].isChecked()
+
+
+def test_a_failed_open_keeps_the_project_in_recent_unless_it_is_gone(qtbot, project, tmp_path):
+    from mmstudio.gui.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.open_project(project.root)
+    window._remember(tmp_path / "gone")
+    (project.root / "plan.json").write_text("{broken")  # opening fails, the folder is there
+    assert window.open_project(project.root) is False
+    assert str(project.root) in window.recent_projects()
+    assert window.open_project(tmp_path / "gone") is False
+    assert str(tmp_path / "gone") not in window.recent_projects()
+
+
+def test_new_from_prompt_proposes_a_fresh_folder_each_time(window, tmp_path, monkeypatch):
+    from mmstudio.gui.dialogs import free_folder
+
+    monkeypatch.setattr(Path, "home", lambda: tmp_path)
+    first = window.new_from_prompt("A bakery")
+    first.reject()
+    second = window.new_from_prompt("A bakery")
+    second.reject()
+    assert first.folder.text() != second.folder.text()
+    parent = tmp_path / "projects"
+    parent.mkdir()
+    (parent / ".new-page.building-1-x").mkdir()  # a generation still building new-page
+    assert free_folder(parent).name == "new-page-2"
+
+
+def test_export_asks_for_a_folder(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    asked, exported = [], []
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda *a, **k: asked.append(a) or str(tmp_path)))  # fmt: skip
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: 1 / 0))
+    monkeypatch.setattr(window.session, "export", lambda dest, **k: exported.append(dest))
+    window.commands["export"].trigger()
+    assert asked and exported == [tmp_path / "p-site"]  # tmp_path holds the project: a subfolder
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    window.export(empty)
+    assert exported[-1] == empty
+
+
+def test_badges_reflect_failed_requirements(window, project):
+    """Finding 3: an element (or a section) whose requirement of the brief failed never reads
+    1.00, and the issue shows on its row (a section's finding is kept on the page with its
+    target)."""
+    from mmstudio.gui.plan_tree import ISSUES_ROLE
+    from mmstudio.report import RequirementResult
+
+    report = Report(
+        scores=Scores(image=1.0, layout=0.9).with_overall(),
+        elements=[ElementScore(id="hero_image", kind="image", score=1.0)],
+        requirements=[
+            RequirementResult(id="p.r1", kind="image", key="k", text="a photo of beans",
+                              status="fail", element="hero_image", message="abstract art"),
+            RequirementResult(id="p.r2", kind="copy", key="k2", text="“Hello”",
+                              status="pass", element="hero_image"),
+            RequirementResult(id="p.r3", kind="copy", key="k3", text="“Welcome”",
+                              status="fail", element="hero", message="not visible"),
+        ],
+        issues=[Issue(id="q3", dimension="layout", level="global", code="req-copy",
+                      source="requirement", message="“Welcome”: not visible",
+                      evidence={"target": "hero"})],
+    )  # fmt: skip
+    project.write_report(report)
+    window.refresh()
+    image = window.tree._items["hero_image"]
+    assert image.data(1, SCORE_ROLE) == pytest.approx(0.5)
+    assert "a photo of beans" in image.toolTip(1) and "1 of 2" in image.toolTip(1)
+    hero = window.tree._items["hero"]
+    assert hero.data(1, SCORE_ROLE) < 1.0 and hero.data(1, ISSUES_ROLE) == 1
+    window.tree.select("hero")
+    assert "not visible" in window.issues.list.item(0).text()
+
+
+def test_annotate_offers_only_operations_valid_for_the_mark(qtbot, tmp_path):
+    """Finding 7: no "change chart type" on an image mark; text replacement only on text."""
+    from PySide6.QtGui import QImage
+
+    from mmstudio.feedback import Annotation
+    from mmstudio.feedback.annotation import Shape
+    from mmstudio.feedback.elements import Box, PageElement
+    from mmstudio.gui.annotate import AnnotateDialog, operations_for
+
+    elements = [
+        PageElement("hero", "section", Box(x=0, y=0, w=800, h=400)),
+        PageElement("hero_image", "image", Box(x=400, y=50, w=300, h=200), section="hero"),
+        PageElement("sales", "chart", Box(x=50, y=50, w=300, h=200), section="hero"),
+    ]
+    image = QImage(800, 400, QImage.Format.Format_RGB32)
+    dialog = AnnotateDialog(image, elements, Annotation(device_width=800), tmp_path)
+    qtbot.addWidget(dialog)
+    dialog.canvas.add_shape(Shape(id="s1", kind="rect", x=395, y=45, w=310, h=210))
+    dialog.canvas.add_shape(Shape(id="s2", kind="rect", x=45, y=45, w=310, h=210))
+
+    def labels(shape_id):
+        return [a.text() for a in dialog.operation_menu(shape_id).actions()]
+
+    assert "Change chart type" not in labels("s1") and "hide" in labels("s1")
+    assert "replace text with the note" not in labels("s1")
+    assert "Change chart type" in labels("s2")
+    assert operations_for(set(), True) == ([], False, True)

@@ -37,10 +37,10 @@ def routed(report: Report | None, level: str, element: str | None) -> list:
 def nothing_to_refine(level: str, element: str | None) -> str:
     """The notice for a refine with no issue to work on, and the way forward."""
     what = element or "the page"
-    where = "the Issues dock's instruction box" if element else "Page › Annotate"
+    where = "" if element else "select the Page row and "
     return (
         f"No issues at the {level} level for {what}: nothing to refine. To change it anyway, "
-        f"say what should change in {where}."
+        f"{where}say what should change in the Issues dock's instruction box (or annotate it)."
     )
 
 
@@ -244,8 +244,9 @@ class ProjectCommands:
     def instruct(self, text: str, element: str | None = None):
         """Run the designer's words on ``element`` (None: the selection; no selection: the
         page) as a feedback turn — a ``feedback`` job, offline rules or the model — marking the
-        element with a box around it in the preview. Returns the job (None: nothing to do, a
-        notice says why)."""
+        element with a box around it as the preview shows it. The job starts once the preview
+        has answered where the element is (``self.instructed`` maps its id to the element).
+        Returns whether it will start (False: nothing to do; a notice says why)."""
         from mmstudio.feedback import Annotation
         from mmstudio.feedback.annotation import Shape
         from mmstudio.studio.feedback import FeedbackService
@@ -255,11 +256,18 @@ class ProjectCommands:
         element = element or self.selected
         if project is None or not text:
             self.notify("info", "Write what should change first")
-            return None
+            return False
         width = self.device_width
 
         def submit(box) -> None:
             if self.session.project is not project:
+                return
+            if element is not None and not box:  # never widen an element's change to the page
+                self.notify(
+                    "warning",
+                    f"{element} is not visible in the preview, so it cannot be marked; "
+                    "reload the preview or select another element",
+                )
                 return
             annotation = Annotation(device_width=width, viewport=(width, 800))
             if box:

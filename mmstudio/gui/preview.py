@@ -138,10 +138,18 @@ class Preview(QWidget):
         script = (
             f"(() => {{ const el = document.querySelector({selector}); if (!el) return null;"
             " const r = el.getBoundingClientRect();"
-            " return {x: r.left + window.scrollX, y: r.top + window.scrollY,"
-            " w: r.width, h: r.height}; })()"
+            " return JSON.stringify({x: r.left + window.scrollX, y: r.top + window.scrollY,"
+            " w: r.width, h: r.height}); })()"
         )
-        self.page.runJavaScript(script, 0, lambda box: done(box if isinstance(box, dict) else None))
+
+        def answer(text) -> None:
+            try:
+                box = json.loads(text) if isinstance(text, str) else None
+            except ValueError:
+                box = None
+            done(box if isinstance(box, dict) and box.get("w") and box.get("h") else None)
+
+        self.page.runJavaScript(script, 0, answer)
 
     def _loaded(self, ok: bool) -> None:
         if not ok:
