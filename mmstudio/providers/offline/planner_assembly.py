@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from mmstudio.plan import DataTable, DesignPlan
+from mmstudio.providers.offline import planner_charts as chart_rules
 from mmstudio.providers.offline import planner_data as data
 from mmstudio.providers.offline import planner_sizes as sizes
 from mmstudio.providers.offline import planner_style as style
@@ -81,6 +82,7 @@ def build_plan(
     """The validated plan: sections in draft order, each with its elements; dataset tables
     feed charts first, then the section they name (KPI tiles → items, lists → table)."""
     leftover = data.match_chart_tables(drafts, tables)
+    chart_rules.split_gauges(drafts)  # "three gauges: “A”, “B”, “C”" → three gauge charts
     drafts = _fold_overflow(_footer_last(_merge_empty(data.attach_tables(drafts, leftover))))
     data.fill_values(drafts, tables)
     ids = _Ids()
