@@ -376,3 +376,51 @@ def test_a_refused_image_and_a_gone_video_endpoint_become_offline_assets(
     assert "images 6" in usage and "calls" in usage
     assert "Traceback" not in err
     json.dumps(err)  # plain text only
+
+
+async def test_one_bundle_serves_the_designer_judge_and_refiner_with_one_client(servers):
+    from mmstudio.providers.registry import get_designer
+
+    server = servers("vllm")
+    plan = make_plan()
+    server.chat_responder = by_text(plan, page_html(plan))
+    models = Models(fast_settings(server))
+    designer = get_designer("openai", models=models)
+    refiner = models.new_refiner()
+    judge = models.new_judge()
+    assert designer.provider is models.provider is refiner.designer.provider
+    assert judge.chat is models.provider and refiner.model == models["refiner"].name == "gpt-5.5"
+    await designer.plan(PROMPT)
+    await refiner.image(plan.images[0], plan)
+    assert [r.stage for r in models.usage.records()] == ["plan", "refine-image"]
+    await models.aclose()
+
+
+async def test_a_failed_refine_image_raises_and_never_turns_offline(servers):
+    server = servers("vllm")
+    server.script("images.generate", *[error(500, "image backend down")] * 3)
+    models = Models(fast_settings(server))
+    refiner = models.new_refiner()
+    plan = make_plan()
+    with pytest.raises(ProviderError, match="image backend down"):
+        await refiner.image(plan.images[0], plan)
+    assert refiner.designer.notices == []
+    await models.aclose()
+
+
+async def test_a_local_image_refine_edits_the_image_with_the_judges_fixes(servers):
+    from mmstudio.report import Issue
+
+    server = servers("vllm")
+    models = Models(fast_settings(server))
+    plan = make_plan()
+    issue = Issue(id="judge-image-1", element="hero-photo", dimension="image", level="local",
+                  message="Beans look plastic", source="judge")  # fmt: skip
+    data = await models.new_refiner().edit_image(
+        plan.images[0], plan, tiny_png(), [issue], "warmer light"
+    )
+    await models.aclose()
+    assert data[:4] == b"RIFF"  # re-encoded for the planned .webp
+    [edit] = server.log("images.edit")
+    assert "Beans look plastic" in edit.form["prompt"] and "warmer light" in edit.form["prompt"]
+    assert edit.files["image"][:4] == b"\x89PNG"

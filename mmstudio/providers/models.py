@@ -4,7 +4,8 @@
 :class:`~.openai_compat.OpenAIProvider` (one HTTP client, one usage log) and one
 :class:`RoleModel` per role — planner, coder, judge, image, video, and the two roles that reuse a
 chat model: ``refiner`` (the coder's model, for model refinements) and ``splitter`` (the
-planner's, for splitting a feedback turn into requirements). Each role says what its model can
+judge's, for splitting a feedback turn into requirements, as :mod:`mmstudio.feedback.provider`
+asks it). Each role says what its model can
 do (``capabilities``), whether it is ``available``, and why not (``reason``): a capability the
 endpoint lacks, or a model the ``openai`` SDK says is shut down on ``api.openai.com``
 (:mod:`.lifecycle`). Services ask the bundle, never the provider's name: the designer, judge and
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 CHAT_ROLES = ("planner", "coder", "judge", "refiner", "splitter")
 ALL_ROLES = (*CHAT_ROLES, "image", "video")
-_NAME_OF = {"refiner": "coder", "splitter": "planner"}
+_NAME_OF = {"refiner": "coder", "splitter": "judge"}
 _CAPABILITY = {"image": "images", "video": "videos"}
 
 

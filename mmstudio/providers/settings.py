@@ -49,7 +49,7 @@ DEFAULT_VIDEO_MODEL = "sora-2"
 
 class ModelNames(BaseModel):
     """The model name per role (MM-WebAgent agents): planner, coder (layout), judge, image,
-    video. The model refiners use the coder's name, the feedback turn splitter the planner's
+    video. The model refiners use the coder's name, the feedback turn splitter the judge's
     (:class:`mmstudio.providers.models.Models`)."""
 
     model_config = ConfigDict(extra="forbid")

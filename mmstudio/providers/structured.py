@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from functools import cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -162,9 +163,10 @@ def _check(node: Any, where: str, problems: list[str]) -> None:
             _check(value, f"{where}.{key}", problems)
 
 
+@cache
 def response_format(model: type[BaseModel], *, schema_supported: bool) -> dict[str, Any]:
     """The OpenAI ``response_format`` for ``model``: its wire schema (strict where it can be),
-    or JSON mode."""
+    or JSON mode. Cached per model: callers must not change the dict."""
     if not schema_supported:
         return {"type": "json_object"}
     schema = wire_schema(model)
@@ -175,6 +177,7 @@ def response_format(model: type[BaseModel], *, schema_supported: bool) -> dict[s
     }
 
 
+@cache
 def schema_text(model: type[BaseModel]) -> str:
     """The model's JSON schema, compact, for prompts (with its bounds: they are instructions)."""
     return json.dumps(model.model_json_schema(), separators=(",", ":"))

@@ -177,15 +177,22 @@ class LLMDesigner:
         """The image for ``element``, encoded for its ``save_path`` (offline without images)."""
         if not self.models["image"].available:
             return await self.fallback("image", "image generation").image(element, plan)
-        prompt = image_prompt(element, plan)
         try:
-            data = await self.images.generate_image(
-                prompt, size=element.size, stage="image", element=element.id
-            )
-            return await asyncio.to_thread(_reencode, data, element.save_path, element.id)
+            return await self.model_image(element, plan)
         except DesignerError as exc:
             self.notice(f"image {element.id}: made by the offline maker: {exc}")
             return await self._offline().image(element, plan)
+
+    async def model_image(
+        self, element: ImagePlan, plan: DesignPlan, stage: str = "image"
+    ) -> bytes:
+        """The image for ``element`` from the image model only, encoded for its ``save_path``:
+        no fallback (a refinement trial must fail, not turn offline). Raises ProviderError."""
+        prompt = image_prompt(element, plan)
+        data = await self.images.generate_image(
+            prompt, size=element.size, stage=stage, element=element.id
+        )
+        return await asyncio.to_thread(_reencode, data, element.save_path, element.id)
 
     async def edit_image(
         self, element: ImagePlan, plan: DesignPlan, current: bytes, instruction: str
@@ -215,14 +222,21 @@ class LLMDesigner:
                 self.fallback("video", "video generation"), element, plan, site_dir
             )
         try:
-            data = await self.videos.generate_video(
-                video_prompt(element, plan), seconds=element.seconds, size=element.size,
-                stage="video", element=element.id,
-            )  # fmt: skip
-            return await asyncio.to_thread(_install_video, data, element, Path(site_dir))
+            return await self.model_video(element, plan, site_dir)
         except DesignerError as exc:
             self.notice(f"video {element.id}: made by the offline maker: {exc}")
             return await self._offline_video(self._offline(), element, plan, site_dir)
+
+    async def model_video(
+        self, element: VideoPlan, plan: DesignPlan, site_dir: Path, stage: str = "video"
+    ) -> list[Path]:
+        """The video files for ``element`` from the video model only (no fallback; see
+        :meth:`model_image`). Raises ProviderError or DesignerError."""
+        data = await self.videos.generate_video(
+            video_prompt(element, plan), seconds=element.seconds, size=element.size,
+            stage=stage, element=element.id,
+        )  # fmt: skip
+        return await asyncio.to_thread(_install_video, data, element, Path(site_dir))
 
     async def _offline_video(
         self, offline: Designer, element: VideoPlan, plan: DesignPlan, site_dir: Path

@@ -259,13 +259,34 @@ class LLMRefiner:
         )  # fmt: skip
 
     async def image(self, spec: ImagePlan, plan: DesignPlan) -> bytes:
-        """The image made again through the designer (image model, or offline without one)."""
-        return await self.designer.image(spec, plan)
+        """The image made again through the designer: the image model when the bundle has one
+        (a failure raises ProviderError: the trial fails, it never turns offline), else the
+        offline maker."""
+        if not self.models["image"].available:
+            return await self.designer.image(spec, plan)
+        return await self.designer.model_image(spec, plan, stage="refine-image")
+
+    async def edit_image(
+        self, spec: ImagePlan, plan: DesignPlan, current: bytes, issues: list[Issue],
+        instruction: str = "",
+    ) -> bytes:  # fmt: skip
+        """``current`` (the element's encoded image) edited by the image model (``images.edit``)
+        with the asset-side ``issues``' fixes and the user's ``instruction`` — MM-WebAgent's
+        local refinement of an image that is mostly right. Raises DesignerError when the bundle
+        has no image model, ProviderError when the call fails."""
+        fixes = "; ".join(i.message[:200] for i in issues)
+        words = " ".join(part for part in (instruction.strip(), f"Fix: {fixes}." if fixes else "")
+                         if part)  # fmt: skip
+        return await self.designer.edit_image(spec, plan, current, words or "Improve it.")
 
     async def video(self, spec: VideoPlan, plan: DesignPlan) -> dict[str, bytes]:
-        """The video (webm, mp4, poster) made again through the designer: path → bytes."""
+        """The video (webm, mp4, poster) made again through the designer: path → bytes (the
+        video model's when the bundle has one, without fallback; else the offline maker's)."""
         with tempfile.TemporaryDirectory(prefix="mmstudio-refine-video-") as tmp:
-            written = await self.designer.video(spec, plan, Path(tmp))
+            if self.models["video"].available:
+                written = await self.designer.model_video(spec, plan, Path(tmp), "refine-video")
+            else:
+                written = await self.designer.video(spec, plan, Path(tmp))
             return {p.relative_to(tmp).as_posix(): p.read_bytes() for p in written}
 
     @staticmethod

@@ -53,7 +53,7 @@ class AestheticsJudgement(_Reply):
     colour: Grade
     clarity_polish: Grade
     overall: Grade
-    notes: list[str] = Field(max_length=5)
+    notes: list[str] = Field(default_factory=list, max_length=5)
 
 
 class AssetIssue(_Reply):
