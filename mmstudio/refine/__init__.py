@@ -3,7 +3,8 @@ it) and global (the page) refiners, guardrails, the trial-and-install editor and
 routing.
 
 Public API: :func:`route` (report → refiner targets), :func:`propose` (target → Change),
-:class:`SiteEditor` (try, verify, install and commit a Change), :class:`Reflection`,
+:class:`SiteEditor` (try, verify and commit a Change through the project's edit transaction,
+:mod:`mmstudio.project.workspace`), :class:`Reflection`,
 :func:`get_refiners` (the offline rules, or a model with the rules as its fallback)."""
 
 from .apply import Evaluator, SiteEditor, render_and_score
