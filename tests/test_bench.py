@@ -205,7 +205,9 @@ async def test_bench_over_the_model_path_sums_tokens_and_cost(tmp_path, server, 
     from openai_demo import DemoModel
 
     server.chat_responder = DemoModel()
-    settings = fast_settings(server, timeout_s=20.0, image_timeout_s=20.0)
+    # priced chat models (the current defaults are not in resources/prices.json: unpriced)
+    priced = {"planner": "gpt-5.1", "coder": "gpt-5.1", "judge": "gpt-5.1"}
+    settings = fast_settings(server, timeout_s=20.0, image_timeout_s=20.0, models=priced)
     rows = write_prompts(tmp_path / "p.jsonl", PROMPTS[:1])
     options = BenchOptions(provider="openai", settings=settings, rounds=0, evaluate=False)
     summary = await run_bench(rows, tmp_path / "out", options=options, figures=False)
@@ -213,6 +215,6 @@ async def test_bench_over_the_model_path_sums_tokens_and_cost(tmp_path, server, 
     usage = summary["usage"]
     assert usage["calls"] >= 3  # plan, page, at least one image
     assert usage["input_tokens"] > 0 and usage["output_tokens"] > 0
-    assert usage["cost_usd"] > 0  # the test server's models are in the price table
+    assert usage["cost_usd"] > 0  # gpt-5.1 is in the price table
     md = (tmp_path / "out" / "summary.md").read_text()
     assert f"{usage['calls']} calls" in md and "$0.0000 " not in md

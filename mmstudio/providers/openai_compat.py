@@ -118,6 +118,7 @@ _FORMAT_WORDS = re.compile(
     r"response_format|json_schema|json_object|json schema|grammar|schema|structured output",
     re.IGNORECASE,
 )
+_ROLE_NAMES = {"refiner": "coder", "splitter": "judge"}
 _learned: dict[str, str] = {}
 _learned_lock = threading.Lock()
 
@@ -192,7 +193,9 @@ class OpenAIProvider:
                 self._client = None
 
     def _model(self, role: str) -> str:
-        return getattr(self.settings.models, role)
+        """The model name of ``role``: a settings role, or one that reuses one (the refiner
+        uses the coder's model, the feedback splitter the judge's)."""
+        return getattr(self.settings.models, _ROLE_NAMES.get(role, role))
 
     async def chat(
         self,

@@ -170,7 +170,11 @@ class LLMDesigner:
             return reply.text[:2000], ["the reply is not one complete HTML document"]
         problems = page_problems(plan, html, with_mp4=with_mp4)
         if reply.finish_reason == "length":
-            problems.insert(0, "the reply was cut off at the model's output limit")
+            problems.insert(
+                0,
+                "the reply was cut off at the model's output limit (if this repeats, raise the "
+                "server's output-token limit: max_tokens / n_predict / num_predict)",
+            )
         return html, problems
 
     async def image(self, element: ImagePlan, plan: DesignPlan) -> bytes:
