@@ -35,7 +35,6 @@ from mmstudio.plan import (
     ImagePlan,
     VideoPlan,
 )
-from mmstudio.project import atomic
 from mmstudio.refine import html_edit
 
 from . import operations
@@ -338,31 +337,3 @@ def _plan_paragraph(draft: Draft, req: Requirement) -> None:
     if sections != list(draft.plan.sections):
         draft.plan = draft.plan.model_copy(update={"sections": sections})
         draft.plan_changed = True
-
-
-# --- writing a draft -------------------------------------------------------------------------
-
-
-def write(draft: Draft, site_dir: Path, plan_path: Path) -> dict[Path, bytes | None]:
-    """Write the draft's files, then its plan (when changed), then the page, each atomically;
-    returns what each changed path held before (None: it did not exist), for :func:`restore`."""
-    writes = [(site_dir / path, data) for path, data in draft.files.items()]
-    if draft.plan_changed and draft.plan is not None:
-        writes.append((plan_path, (draft.plan.model_dump_json(indent=2) + "\n").encode()))
-    writes.append((site_dir / "index.html", draft.page.encode("utf-8")))
-    saved: dict[Path, bytes | None] = {}
-    for target, data in writes:
-        before = target.read_bytes() if target.is_file() else None
-        if before != data:
-            saved[target] = before
-            atomic.write_bytes(target, data)
-    return saved
-
-
-def restore(saved: dict[Path, bytes | None]) -> None:
-    """Put back what :func:`write` replaced (and remove what it created)."""
-    for target, data in saved.items():
-        if data is None:
-            target.unlink(missing_ok=True)
-        else:
-            atomic.write_bytes(target, data)
