@@ -40,7 +40,7 @@ from mmstudio.providers.llm.merge import merge_judgement
 from mmstudio.providers.llm.page import with_mp4_paths
 from mmstudio.providers.models import Models
 from mmstudio.providers.offline import layout as offline_layout
-from mmstudio.providers.openai_compat import forget_learned_rungs, learned_rung
+from mmstudio.providers.openai_compat import forget_learned_rungs, learned_rung, rung_store
 from mmstudio.providers.settings import Settings
 from mmstudio.providers.structured import strict_problems
 from mmstudio.report import Report, Scores
@@ -129,6 +129,13 @@ async def test_lm_studio_refuses_json_mode_and_the_ladder_steps_down_once(server
     # chart goes straight to plain text
     assert formats(server) == ["json_object", None, None]
     assert learned_rung(server.base_url) == "text"
+    # remembered beside the config file: a later run starts at the rung that works
+    assert json.loads(rung_store().read_text()) == {server.base_url: "text"}
+    forget_learned_rungs()
+    again = LLMDesigner(settings)
+    await again.plan(PROMPT)
+    await again.aclose()
+    assert formats(server)[-1] is None and len(formats(server)) == 4
 
 
 async def test_a_server_refusing_any_response_format_gets_plain_text(servers):

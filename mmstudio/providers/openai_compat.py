@@ -19,12 +19,14 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import json
 import logging
 import random
 import re
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import openai
@@ -37,7 +39,7 @@ from mmstudio.providers.errors import (
     redact,
 )
 from mmstudio.providers.protocols import ChatReply, Message
-from mmstudio.providers.settings import DEFAULT_BASE_URL, Settings
+from mmstudio.providers.settings import DEFAULT_BASE_URL, Settings, config_path
 from mmstudio.providers.usage import UsageLog, UsageRecord, cost
 
 log = logging.getLogger(__name__)
@@ -111,8 +113,9 @@ def _mime(data: bytes) -> str:
 
 
 # The structured-output rungs, best first; an endpoint that rejects one is stepped down once and
-# remembered for the process (per base URL): LM Studio rejects json_object, llama.cpp a schema
-# it cannot turn into a grammar, some servers any response_format.
+# remembered (per base URL) for the process and in ``endpoints.json`` beside the config file:
+# LM Studio rejects json_object, llama.cpp a schema it cannot turn into a grammar, some servers
+# any response_format.
 RUNGS = ("json_schema", "json_object", "text")
 _FORMAT_WORDS = re.compile(
     r"response_format|json_schema|json_object|json schema|grammar|schema|structured output",
@@ -120,26 +123,58 @@ _FORMAT_WORDS = re.compile(
 )
 _ROLE_NAMES = {"refiner": "coder", "splitter": "judge"}
 _learned: dict[str, str] = {}
+_learned_from: list[Path] = []  # the store file _learned was read from (the config may move)
 _learned_lock = threading.Lock()
 
 
+def rung_store() -> Path:
+    """The file that remembers each endpoint's rung: ``endpoints.json`` beside the config."""
+    return config_path().with_name("endpoints.json")
+
+
+def _load(store: Path) -> None:
+    """Read ``store`` into the memory once per store path (lock held); a damaged file is
+    ignored (the ladder learns again)."""
+    if _learned_from and _learned_from[0] == store:
+        return
+    _learned.clear()
+    _learned_from[:] = [store]
+    try:
+        data = json.loads(store.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(data, dict):
+        _learned.update({k: v for k, v in data.items() if isinstance(k, str) and v in RUNGS})
+
+
 def learned_rung(base_url: str) -> str | None:
-    """The structured-output rung this process learned for ``base_url`` (None: not stepped)."""
+    """The structured-output rung learned for ``base_url`` (None: never stepped down)."""
     with _learned_lock:
+        _load(rung_store())
         return _learned.get(base_url.rstrip("/"))
 
 
 def _learn(base_url: str, rung: str) -> None:
+    from mmstudio.project import atomic
+
     with _learned_lock:
+        store = rung_store()
+        _load(store)
         key = base_url.rstrip("/")
-        if RUNGS.index(rung) > RUNGS.index(_learned.get(key, RUNGS[0])):
-            _learned[key] = rung
+        if RUNGS.index(rung) <= RUNGS.index(_learned.get(key, RUNGS[0])):
+            return
+        _learned[key] = rung
+        try:
+            atomic.write_text(store, json.dumps(_learned, indent=1, sort_keys=True))
+        except OSError as exc:  # remembered for this process only
+            log.warning("cannot remember %s's structured-output rung in %s: %s", key, store, exc)
 
 
 def forget_learned_rungs() -> None:
-    """Forget every learned rung (tests; a server that was reconfigured)."""
+    """Forget every learned rung in memory (tests; the store file is left as it is)."""
     with _learned_lock:
         _learned.clear()
+        _learned_from.clear()
 
 
 def _rung_of(response_format: dict[str, Any] | None) -> str:
