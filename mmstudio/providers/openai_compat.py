@@ -242,8 +242,11 @@ class OpenAIProvider:
         response_format: dict[str, Any] | None = None,
         stream: bool = False,
     ) -> ChatReply:
-        """One chat completion with the ``role``'s model (planner | coder | judge). Raises
-        ProviderError (classified, after retries)."""
+        """One chat completion with the ``role``'s model (planner | coder | judge | refiner |
+        splitter). A ``response_format`` the endpoint refuses (a 400 about the format) is
+        stepped down the :data:`RUNGS` once and the step remembered (:func:`learned_rung`).
+        Raises ProviderError (classified, after retries; kind ``stream-error`` for an error
+        event inside a streamed reply)."""
         model = self._model(role)
         body: dict[str, Any] = {
             "model": model,
