@@ -77,6 +77,7 @@ def palette(prompt: str, dark: bool, scope: Callable[[int], str], global_text: s
         )
     _fill_named(global_text, entries, used)
     _promote(entries, used, dark)
+    _fill_button(prompt, entries, used)
     _fill_defaults(entries, used, dark)
     return entries[:_MAX_PALETTE]
 
@@ -127,17 +128,66 @@ def _fill_named(prompt: str, entries: list[dict], used: set[str]) -> None:
         role = pt.color_role(prompt, start, end)
         if role in vocab.CORE_ROLES and role not in used:
             used.add(role)
-            entries.append({"role": role, "hex": hex_color, "name": name})
+            entries.append({"role": role, **_own_colour(entries, name, hex_color)})
+
+
+def _own_colour(entries: list[dict], name: str, hex_color: str) -> dict:
+    """``{hex, name}`` for a colour word: the prompt's own hex of that name when it gave one
+    ("pink" → the "bubblegum pink (#FF66A3)" entry), else the vocabulary's ``hex_color``."""
+    word = re.compile(rf"\b{re.escape(name)}\b", re.I)
+    own = next((e for e in entries if word.search(e["name"] or "")), None)
+    return {"hex": own["hex"], "name": own["name"]} if own else {"hex": hex_color, "name": name}
+
+
+_BUTTON_WORDS = re.compile(r"\b(?:buttons?|cta|call-to-action)\b", re.I)
+
+
+def _fill_button(prompt: str, entries: list[dict], used: set[str]) -> None:
+    """A prompt with no button colour among its hexes may name one in words: the first
+    saturated named colour of the first sentence about a button ("The left button is a pill
+    filled with coral …") becomes ``primary``."""
+    if "primary" in used or len(entries) >= _MAX_PALETTE:
+        return
+    for sentence in re.split(r"(?<=[.!?])\s+", prompt[:30000]):
+        if not _BUTTON_WORDS.search(sentence):
+            continue
+        for _, end, name, hex_color in pt.named_colors(sentence):
+            if (
+                sentence[end : end + 4].lstrip(" (").startswith("#")
+                or _saturation(hex_color) <= 0.3
+            ):
+                continue  # a hex follows (read already), or a neutral
+            used.add("primary")
+            entries.append({"role": "primary", **_own_colour(entries, name, hex_color)})
+            return
 
 
 def _fill_defaults(entries: list[dict], used: set[str], dark: bool) -> None:
+    """Core roles the prompt left empty: a button colour (primary) and an accent lend to each
+    other, else the prompt's most saturated colour lends to both (a page that names "coral" for
+    its CTA never gets the scheme's blue buttons); the rest come from the light or dark scheme."""
     background = next((e["hex"] for e in entries if e["role"] == "background"), None)
     dark = dark if background is None else luminance(background) < 0.4
     scheme = _DARK if dark else _LIGHT
+    for role in ("primary", "accent"):
+        lender = _brand_colour(entries, "accent" if role == "primary" else "primary")
+        if role not in used and lender and len(entries) < _MAX_PALETTE:
+            used.add(role)
+            entries.append({"role": role, "hex": lender["hex"], "name": lender["name"]})
     for role in vocab.CORE_ROLES:
         if role not in used and len(entries) < _MAX_PALETTE:
             used.add(role)
             entries.append({"role": role, "hex": scheme[role], "name": None})
+
+
+def _brand_colour(entries: list[dict], role: str) -> dict | None:
+    """The entry playing ``role``, else the prompt's most saturated colour (saturation > 0.3,
+    not a background), else None."""
+    exact = next((e for e in entries if e["role"] == role), None)
+    if exact is not None:
+        return exact
+    vivid = [e for e in entries if _saturation(e["hex"]) > 0.3 and "background" not in e["role"]]
+    return max(vivid, key=lambda e: _saturation(e["hex"]), default=None)
 
 
 def typography(global_units: list[pt.Unit], units: list[pt.Unit]) -> dict:
