@@ -1,9 +1,12 @@
 """Median seconds per offline asset: image (paint + encode), video (frames + VP9), chart (page).
 
-    .venv/bin/python benchmarks/assets_timing.py [--runs N]
+    .venv/bin/python benchmarks/assets_timing.py [--runs N] [--compare]
 
 Each image role, each camera move and each chart type is timed ``--runs`` times (default 3) in a
-temporary site folder; prints the median per kind and the slowest case.
+temporary site folder; prints the median per kind and the slowest case. Images and videos are
+subject scenes of icon motifs when the sets are installed (else abstract art). ``--compare``
+times every image and video both ways, interleaved (so a busy machine slows both alike), and
+prints the two medians and their ratio.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from mmstudio.plan import (
     VideoAttributes,
     VideoPlan,
 )
-from mmstudio.providers.offline import art, motion
+from mmstudio.providers.offline import art, motifs, motion
 
 ROLES = ("hero banner", "background", "illustration", "portrait", "product shot", "texture", "icon")
 CAMERAS = ("static", "slow pan", "subtle zoom")
@@ -41,10 +44,13 @@ DATA = DataTable(
 )
 
 
-def context(role: str) -> dict:
+SUBJECTS = ("a bicycle in a city park", "a cup of coffee", "a potted plant", "a mountain lake")
+
+
+def context(role: str, i: int = 0) -> dict:
     return {
         "context": ElementContext(section="main", role=role),
-        "prompt": "benchmark asset",
+        "prompt": SUBJECTS[i % len(SUBJECTS)],
         "display_width_px": 640,
         "display_height_px": 400,
     }
@@ -53,12 +59,12 @@ def context(role: str) -> dict:
 def build_plan() -> DesignPlan:
     images = [
         ImagePlan(id=f"img{i}", save_path=f"assets/img{i}.webp", size="1536x1024",
-                  attributes=ImageAttributes(color_tone="warm"), **context(role))
+                  attributes=ImageAttributes(color_tone="warm"), **context(role, i))
         for i, role in enumerate(ROLES)
     ]  # fmt: skip
     videos = [
         VideoPlan(id=f"vid{i}", save_path=f"assets/vid{i}.webm", poster_path=f"assets/vid{i}.webp",
-                  attributes=VideoAttributes(camera_behavior=cam), **context("hero loop"))
+                  attributes=VideoAttributes(camera_behavior=cam), **context("hero loop", i))
         for i, cam in enumerate(CAMERAS)
     ]  # fmt: skip
     chart_plans = [
@@ -92,11 +98,41 @@ def timed(job: Callable[[], object], runs: int) -> float:
     return statistics.median(samples)
 
 
+def compare(plan: DesignPlan, runs: int) -> None:
+    """Median seconds per image and per video, motif scenes vs abstract art, interleaved."""
+    real = motifs.available
+    samples: dict[tuple[str, str], list[float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp)
+        jobs = [("image", e, lambda e=e: art.encode_image(art.paint_image(e, plan), e.save_path))
+                for e in plan.images]  # fmt: skip
+        jobs += [("video", e, lambda e=e: motion.make_video(e, plan, site)) for e in plan.videos]
+        for _ in range(runs):
+            for kind, _element, job in jobs:
+                for mode in ("motifs", "abstract"):
+                    motifs.available = real if mode == "motifs" else (lambda: False)
+                    started = time.perf_counter()
+                    job()
+                    samples.setdefault((kind, mode), []).append(time.perf_counter() - started)
+    motifs.available = real
+    for kind in ("image", "video"):
+        new = statistics.median(samples[(kind, "motifs")])
+        old = statistics.median(samples[(kind, "abstract")])
+        print(f"{kind:6s} median: motif scenes {new:.3f} s, abstract art {old:.3f} s "
+              f"(x{new / old:.2f}) over {len(samples[(kind, 'motifs')])} samples")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--compare", action="store_true")
     args = parser.parse_args()
     plan = build_plan()
+    if args.compare:
+        if not motifs.available():
+            raise SystemExit(f"nothing to compare: {motifs.missing_reason()}")
+        compare(plan, args.runs)
+        return
     results: dict[str, dict[str, float]] = {"image": {}, "video": {}, "chart": {}}
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp)

@@ -415,8 +415,8 @@ def paint_image(element: ImagePlan, plan: DesignPlan) -> Image.Image:
     width, height = (int(v) for v in element.size.split("x"))
     tones = tone_words(element)
     scene = subject_scene(element, plan, (width, height))
-    if scene is not None:
-        rgb = apply_tone(np.asarray(scene.flatten(), np.float32), tones)
+    if scene is not None:  # the scene is graded already
+        rgb = np.asarray(scene.flatten(), np.float32)
         image = finish(rgb, (width, height), seed_for(element.id), "greyscale" in tones)
         log.debug("painted %s (%s scene, %dx%d)", element.id, scene.kind, width, height)
         return image

@@ -405,7 +405,8 @@ def choose(
             choice.support.append(extra[0])
             choice.words.append(word)
     if not own:
-        subject = " ".join(words_of(subject_texts(element, plan)[0][1])[:5]) or "(no subject)"
+        own_words = dict.fromkeys(words_of(subject_texts(element, plan)[0][1]))
+        subject = " ".join(list(own_words)[:5]) or "(no subject)"
         theme = matched[0][1] if matched else plan.page_kind
         if choice.main is None:
             generic = index_data()["generic"].get(plan.page_kind, index_data()["generic"]["other"])

@@ -212,9 +212,6 @@ def count_up(frame: Image.Image, element: VideoPlan, plan: DesignPlan, phase: fl
 
 def scene_frames(element: VideoPlan, plan: DesignPlan, out: tuple[int, int], scene, size):
     """Frames of a subject scene (see :func:`layer_offsets`) through the camera move."""
-    from mmstudio.providers.offline import scenes
-
-    scene = scenes.grade(scene, art.tone_words(element))
     attrs = element.attributes
     amp = liveliness(element)
     stats = any(w in element.context.role.lower().split() for w in _STATS_WORDS)

@@ -191,7 +191,8 @@ def compose(
     size: tuple[int, int],
     variant: int = 0,
 ) -> Scene:
-    """The element's :class:`Scene` at ``size`` (w, h) px with ``choice``'s motifs.
+    """The element's :class:`Scene` at ``size`` (w, h) px with ``choice``'s motifs, colour-graded
+    by the element's tone words (:func:`art.tone_words`; greyscale included).
 
     Raises ValueError when ``choice`` has no main motif."""
     if choice.main is None:
@@ -409,27 +410,27 @@ def compose(
                 break
     if kind != "pattern":
         c.vignette(0.12)
+    tones = art.tone_words(element)
+    if tones:  # graded here, the background at half size and each motif once (videos reuse it)
+        c.rgb = _graded_rgb(c.rgb, tones)
+        layers = [Layer(_graded(x.image, tones), x.x, x.y, x.depth, x.role, x.shadow)
+                  for x in layers]  # fmt: skip
     return Scene(kind, _upscale(c, (w, h)), layers)
 
 
-def grade(scene: Scene, tones: set[str]) -> Scene:
-    """``scene`` with its background and every layer colour-graded by ``tones`` (the same
-    grade :func:`art.apply_tone` gives a whole frame, applied once so video frames need none).
-    """
-    if not tones:
-        return scene
+def _graded_rgb(rgb: np.ndarray, tones: set[str]) -> np.ndarray:
+    rgb = art.apply_tone(rgb, tones)
+    if "greyscale" in tones:
+        rgb = np.repeat(rgb @ np.array([[0.299], [0.587], [0.114]], np.float32), 3, axis=2)
+    return rgb
 
-    def graded(image: Image.Image) -> Image.Image:
-        rgb = art.apply_tone(np.asarray(image.convert("RGB"), np.float32), tones)
-        if "greyscale" in tones:
-            rgb = np.repeat(rgb @ np.array([[0.299], [0.587], [0.114]], np.float32), 3, axis=2)
-        out = Image.fromarray(rgb.clip(0, 255).astype(np.uint8), "RGB")
-        if image.mode == "RGBA":
-            out.putalpha(image.getchannel("A"))
-        return out
 
-    layers = [Layer(graded(x.image), x.x, x.y, x.depth, x.role, x.shadow) for x in scene.layers]
-    return Scene(scene.kind, graded(scene.background), layers)
+def _graded(image: Image.Image, tones: set[str]) -> Image.Image:
+    rgb = _graded_rgb(np.asarray(image.convert("RGB"), np.float32), tones)
+    out = Image.fromarray(rgb.clip(0, 255).astype(np.uint8), "RGB")
+    if image.mode == "RGBA":
+        out.putalpha(image.getchannel("A"))
+    return out
 
 
 def variants(plan: DesignPlan) -> dict[str, int]:
