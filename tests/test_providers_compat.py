@@ -431,3 +431,21 @@ async def test_a_local_image_refine_edits_the_image_with_the_judges_fixes(server
     [edit] = server.log("images.edit")
     assert "Beans look plastic" in edit.form["prompt"] and "warmer light" in edit.form["prompt"]
     assert edit.files["image"][:4] == b"\x89PNG"
+
+
+async def test_the_judge_sends_strict_schemas_that_openai_takes(servers):
+    server = servers("openai")  # a strict schema strict mode refuses would be a 400 here
+    server.chat_responder = lambda request: chat_reply(
+        json.dumps({"LayoutJudgement": {"penalties": []}, "StyleJudgement": {"penalties": []},
+                    "AssetJudgement": {"issues": []},
+                    "AestheticsJudgement": dict.fromkeys(
+                        ("balance_spacing", "typography", "colour", "clarity_polish",
+                         "overall"), 0.8) | {"notes": []}}[request.schema_name()])
+    )  # fmt: skip
+    models = Models(fast_settings(server))
+    judgement = await models.new_judge().judge(make_plan(), judge_evidence())
+    await models.aclose()
+    assert judgement.not_judged == [] and judgement.scores["layout"] == 1.0
+    assert set(formats(server)) == {"json_schema"}  # nothing was refused and stepped down
+    sent = [r.json["response_format"]["json_schema"] for r in server.log("chat")]
+    assert all(s["strict"] and strict_problems(s["schema"]) == [] for s in sent)
