@@ -18,10 +18,11 @@ multipart fields) for assertions.
 
 Behaviours (:class:`Behaviour`, ``OpenAITestServer(behaviour="lmstudio")``) make the server act
 like a kind of endpoint, after the documented behaviour of each: ``openai`` refuses a ``strict``
-schema that strict mode would not take; ``vllm`` answers like OpenAI without ``refusal`` fields;
-``ollama`` lists models with ``:latest`` tags and streams without usage; ``lmstudio`` refuses
-``json_object``; ``llamacpp`` refuses a schema carrying a bound its grammar converter cannot unroll
-(≥ 2000) and streams without usage. Flags add the quirks of small models on any of them:
+schema that strict mode would not take; ``vllm`` answers without ``refusal`` fields and words its
+errors without the ``error`` wrapper; ``ollama`` lists models with ``:latest`` tags and streams
+without usage; ``lmstudio`` refuses ``json_object``; ``llamacpp`` refuses a schema carrying a bound
+its grammar converter cannot unroll (≥ 2000) and streams without usage. Flags add the quirks of
+small models on any of them:
 ``think`` (a ``<think>…</think>`` preamble, qwen3), ``prose`` (words around the JSON),
 ``stream_error`` (an error event inside the stream) and ``reject_response_format`` (a server that
 refuses every ``response_format``). A refusal is answered before any scripted reply is consumed.
@@ -197,11 +198,12 @@ class Behaviour:
     think: bool = False
     prose: bool = False
     stream_error: str | None = None
+    flat_errors: bool = False
 
 
 PROFILES = {
     "openai": Behaviour("openai", strict_check=True),
-    "vllm": Behaviour("vllm", omit_refusal=True),
+    "vllm": Behaviour("vllm", omit_refusal=True, flat_errors=True),
     "ollama": Behaviour("ollama", omit_stream_usage=True, model_tag=":latest"),
     "lmstudio": Behaviour("lmstudio", reject_json_object=True),
     "llamacpp": Behaviour("llamacpp", schema_bound_limit=2000, omit_stream_usage=True),
@@ -323,14 +325,26 @@ class OpenAITestServer:
         with self._lock:
             self.requests.append(request)
             if refusal is not None:
-                return refusal
+                return self._flat(refusal) if self.behaviour.flat_errors else refusal
             queue = self._queues.get(request.route, [])
             found = next(
                 (i for i, r in enumerate(queue) if r.when is None or r.when(request)), None
             )
             reply = queue.pop(found) if found is not None else None
         reply = reply or self._default(request)
+        if reply.status >= 400 and self.behaviour.flat_errors:
+            return self._flat(reply)
         return self._shaped(reply) if request.route == "chat" else reply
+
+    @staticmethod
+    def _flat(reply: Reply) -> Reply:
+        """An error the way vLLM words it: no ``error`` wrapper, ``object: "error"``."""
+        inner = (reply.json or {}).get("error") if isinstance(reply.json, dict) else None
+        if not isinstance(inner, dict):
+            return reply
+        body = {"object": "error", "message": inner.get("message", ""),
+                "type": "BadRequestError", "param": None, "code": reply.status}  # fmt: skip
+        return Reply(**{**reply.__dict__, "json": body})
 
     def _refusal(self, request: Request) -> Reply | None:
         """The error the behaviour answers ``request`` with (before any script), or None."""

@@ -449,3 +449,26 @@ async def test_the_judge_sends_strict_schemas_that_openai_takes(servers):
     assert set(formats(server)) == {"json_schema"}  # nothing was refused and stepped down
     sent = [r.json["response_format"]["json_schema"] for r in server.log("chat")]
     assert all(s["strict"] and strict_problems(s["schema"]) == [] for s in sent)
+
+
+@pytest.mark.parametrize(
+    "profile, status, message, kind",
+    [
+        ("vllm", 404, "The model `gpt-5.5` does not exist.", "model"),
+        ("ollama", 404, 'model "gpt-5.5" not found, try pulling it first', "model"),
+        ("vllm", 400, "This model's maximum context length is 4096 tokens", "bad-request"),
+        ("llamacpp", 503, "Loading model", "server"),
+        ("lmstudio", 401, "Invalid API key", "auth"),
+    ],
+)
+async def test_each_servers_error_bodies_become_one_classified_line(
+    servers, profile, status, message, kind
+):
+    server = servers(profile)
+    server.script("chat", *[error(status, message)] * 3)
+    designer = LLMDesigner(fast_settings(server))
+    with pytest.raises(ProviderError) as caught:
+        await designer.plan(PROMPT)
+    await designer.aclose()
+    assert caught.value.kind == kind and message.split("`")[0][:20] in str(caught.value)
+    assert "\n" not in str(caught.value) and server.base_url in str(caught.value)
