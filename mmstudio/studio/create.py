@@ -131,15 +131,15 @@ async def _generate(
     progress("plan", 1, 1, f"{len(plan.sections)} sections, {len(list(plan.elements()))} assets")
     try:
         root.parent.mkdir(parents=True, exist_ok=True)
-        _remove_dead_workspaces(root)
+        _remove_dead_buildings(root)
         prefix = f".{root.name}.building-{os.getpid()}-"
-        workspace = Path(tempfile.mkdtemp(prefix=prefix, dir=root.parent))
-        _live_workspaces.add(workspace)
+        building = Path(tempfile.mkdtemp(prefix=prefix, dir=root.parent))
+        _live_buildings.add(building)
     except OSError as exc:
         raise ProjectError(f"cannot create a project in {root.parent}: {exc.strerror}") from None
     timings = {"plan": round(plan_seconds, 3)}
     try:
-        site = workspace / "site"
+        site = building / "site"
         site.mkdir()
         with saving(f"the new site in {root.parent}", "nothing was created", disk_only=True):
             build = await build_site(
@@ -147,7 +147,7 @@ async def _generate(
             )
         timings.update(build.timings)
         staged = Project.create(
-            workspace / "project", prompt=prompt, provider=designer.name, title=plan.title
+            building / "project", prompt=prompt, provider=designer.name, title=plan.title
         )
         cancelled = False
         with Workspace.of(staged).hold("mmstudio new"):
@@ -167,8 +167,8 @@ async def _generate(
                 reflection = await _reflect(project_done, rounds, progress, timings)
                 plan = project_done.read_plan()
     finally:
-        shutil.rmtree(workspace, ignore_errors=True)
-        _live_workspaces.discard(workspace)
+        shutil.rmtree(building, ignore_errors=True)
+        _live_buildings.discard(building)
     timings["total"] = round(time.perf_counter() - started, 3)
     return NewProject(project=project_done, plan=plan, timings=timings, reflection=reflection)
 
@@ -186,16 +186,16 @@ def _move_into_place(staged: Path, root: Path) -> Project:
     return Project.open(root)
 
 
-_live_workspaces: set[Path] = set()  # building folders of this process's running generations
+_live_buildings: set[Path] = set()  # building folders of this process's running generations
 
 
-def _remove_dead_workspaces(root: Path) -> None:
+def _remove_dead_buildings(root: Path) -> None:
     """Delete the building folders of ``root`` left beside it by runs that were killed
     (``.<name>.building-<pid>-*`` whose process is gone) or by this process's failed runs (an
     asset thread still writing when its run failed can recreate a folder after its cleanup)."""
     for folder in root.parent.glob(f".{root.name}.building-*"):
         pid = folder.name.removeprefix(f".{root.name}.building-").split("-")[0]
-        own = pid == str(os.getpid()) and folder not in _live_workspaces
+        own = pid == str(os.getpid()) and folder not in _live_buildings
         if pid.isdigit() and (own or not _alive(int(pid))):
             shutil.rmtree(folder, ignore_errors=True)
 
