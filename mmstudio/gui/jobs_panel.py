@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -46,9 +47,17 @@ def finished_message(job: Job) -> str:
             return "done: nothing to change"
         return f"done: {kept} of {len(result)} change(s) kept"
     version = getattr(result, "version", None)
-    if isinstance(version, str):
+    if isinstance(version, str):  # a feedback turn
         return f"done: version {version}"
-    return "done" if result is None else f"done: {str(result)[:120]}"
+    if isinstance(getattr(result, "root", None), Path):  # a generated project
+        return f"done: {result.root.name} is ready"
+    if isinstance(getattr(result, "id", None), str) and hasattr(result, "summary"):  # a version
+        return f"done: now at version {result.id} ({result.summary[:80]})"
+    if isinstance(result, Path):  # an export
+        return f"done: {result}"
+    if getattr(result, "screenshot", None):  # a capture
+        return "done: screenshot taken"
+    return "done"
 
 
 class JobsTable(QTableWidget):
@@ -72,9 +81,10 @@ class JobsTable(QTableWidget):
         self._ticker.timeout.connect(self._tick)
         self._unsubscribe = jobs.subscribe(self.update_job)
 
-    def clear_finished(self) -> None:
-        """Drop the rows of finished jobs (another project was opened); running ones stay."""
-        keep = [job_id for job_id in self._rows if self._state(job_id) in _ACTIVE]
+    def clear_finished(self, keep: set[str] | None = None) -> None:
+        """Drop the rows of finished jobs (another project was opened) except those in ``keep``
+        (job ids); running ones stay."""
+        keep = [j for j in self._rows if self._state(j) in _ACTIVE or j in (keep or set())]
         shown = {job_id: self.jobs.jobs[job_id] for job_id in keep if job_id in self.jobs.jobs}
         self.setRowCount(0)
         self._rows.clear()

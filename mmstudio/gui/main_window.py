@@ -402,20 +402,20 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self._present(project, snapshot)
         return True
 
-    async def _open_generated(self, project) -> None:
-        """Show a project a generate job just made (the session already has it open), its
-        files read off the GUI thread."""
+    async def _open_generated(self, project, job_id: str | None = None) -> None:
+        """Show a project a generate job (``job_id``) just made (the session already has it
+        open), its files read off the GUI thread."""
         snapshot = await asyncio.to_thread(read_snapshot, project)
         if self.session.project is project:
-            self._present(project, snapshot)
+            self._present(project, snapshot, keep_job=job_id)
             self.notify("info", f"{project.root.name} is ready")
 
-    def _present(self, project, snapshot: ProjectSnapshot) -> None:
+    def _present(self, project, snapshot: ProjectSnapshot, keep_job: str | None = None) -> None:
         changed = self._shown_root != project.root
         self.site_only = None
         self.selected = None
-        if changed:
-            self.jobs_panel.table.clear_finished()  # the previous project's jobs
+        if changed:  # the previous project's jobs go (not the one that made this project)
+            self.jobs_panel.table.clear_finished(keep={keep_job} if keep_job else set())
             self._shown_root = project.root
         if self.watcher.files():
             self.watcher.removePaths(self.watcher.files())
@@ -449,6 +449,8 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.tree.clear()
         self.badges.show_report(None)
         self.issues.show_issues(None, None)
+        self.issues.plot.show_versions([])  # a site folder has no versions
+        self.turns_panel.show_view({"turns": []})
         self.status.setText(f"{folder} · site folder (evaluated, never changed)")
         self.update_actions()
         from mmstudio.studio.evaluation import evaluate_path

@@ -62,7 +62,7 @@ class JobOutcomes:
             self.instructed.pop(job.id, None)
             return
         if job.kind == "generate":
-            self._spawn(self._open_generated(job.result))
+            self._spawn(self._open_generated(job.result, job.id))
         elif job.kind == "evaluate":
             self._evaluated(job.result)
         elif job.kind in ("restore", "undo", "redo") or job.kind.startswith("refine"):

@@ -19,7 +19,14 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 STATUS_COLOURS = {
     "pass": "#2f855a",
@@ -89,7 +96,10 @@ class TurnsPanel(QWidget):
         self.source = source
         self.tree = QTreeWidget(self)
         self.tree.setHeaderLabels(["Turn / requirement", "Status"])
-        self.tree.setColumnWidth(0, 300)
+        header = self.tree.header()  # the status stays in view however narrow the dock
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.summary = QLabel("No feedback turns yet.", self)
         self.summary.setWordWrap(True)
         layout = QVBoxLayout(self)
@@ -111,9 +121,9 @@ class TurnsPanel(QWidget):
         forgotten = {event["requirement"] for event in view.get("forgetting", [])}
         for turn in view.get("turns", []):
             undone = " (undone)" if turn.get("undone") else ""
-            head = QTreeWidgetItem(self.tree, [f"Turn {turn['turn']}: {turn['text'] or '(marks)'}"
-                                               f"{undone}", turn.get("summary", "")])  # fmt: skip
-            head.setToolTip(0, f"version {turn.get('version')}")
+            label = f"Turn {turn['turn']}: {turn['text'] or '(marks)'}{undone}"
+            head = QTreeWidgetItem(self.tree, [label, ""])
+            head.setToolTip(0, f"version {turn.get('version')}\n{turn.get('summary', '')}".strip())
             for row in turn.get("requirements", []):
                 self._requirement(head, row, row["id"] in forgotten)
         self.tree.expandAll()
