@@ -2,7 +2,8 @@
 folder, drafts that leave nothing behind when they fail or are cancelled, commits that never
 overwrite a change they did not see — and a feedback turn cancelled at each of its stages, then
 another turn committed: the site is exactly the one the second turn alone makes (issue 19,
-finding 1: a cancelled turn's patch resurfaced in the next turn's version)."""
+finding 1: a cancelled turn's patch resurfaced in the next turn's version); the same for a refine
+job."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from refine_fixtures import fake_report
+from refine_fixtures import fake_evaluator, fake_report, grid_site, project_from
 from test_feedback_turns import PAGE, install_page, needs_browser
 
 import mmstudio.project.store as store
@@ -22,6 +23,8 @@ from mmstudio.project import Project, ProjectError
 from mmstudio.project.check import consistency_problems, leftovers, working_files
 from mmstudio.project.versions import History
 from mmstudio.project.workspace import RebaseError, Workspace, locks_for
+from mmstudio.refine import SiteEditor, route
+from mmstudio.studio.refining import RefineService
 
 
 def _site_project(root: Path, page: str = "<h1>one</h1><p>two</p>") -> Project:
@@ -327,3 +330,52 @@ async def test_a_cancelled_turn_never_resurfaces(renderer, tmp_path, monkeypatch
     assert "How We Roast" in (project.site_dir / "index.html").read_text()
     assert [t.text for t in ledger.turns()] == [SECOND]
     assert consistency_problems(Project.open(project.root)) == []
+
+
+# -- a refine job cancelled at each stage, then another refine --------------------------------
+@pytest.mark.parametrize("stage", ["trial", "verify", "commit"])
+async def test_a_cancelled_refine_never_resurfaces(tmp_path, monkeypatch, stage):
+    base = project_from(grid_site(tmp_path / "site", 3), tmp_path / "base")
+    base.write_report(fake_report((base.site_dir / "index.html").read_text()))
+    base.commit("start")
+    shutil.copytree(base.root, tmp_path / "expected")
+    shutil.copytree(base.root, tmp_path / "p")
+    project = Project.open(tmp_path / "p")
+    before = _state(project)
+    gate = _Gate()
+
+    async def gated_evaluator(page: Path, plan, out_dir: Path):
+        if stage == "verify":
+            await gate.hold()
+        return await fake_evaluator(page, plan, out_dir)
+
+    if stage in ("trial", "commit"):  # in a worker thread: applying the change, storing it
+        target, name = (SiteEditor, "_prepare") if stage == "trial" else (store, "snapshot")
+        real = getattr(target, name)
+
+        def gated(*args, **kwargs):
+            gate.hold_thread()
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(target, name, gated)
+    service = RefineService(project, evaluator=gated_evaluator)
+    report = project.read_report()
+    job = service.submit(route(report, level="context", element="e0")[0], report)
+    while not gate.reached.is_set():
+        assert job.state in ("queued", "running"), job
+        await asyncio.sleep(0.005)
+    service.jobs.cancel(job.id)
+    gate.release.set()
+    await service.jobs.wait(job.id)
+    monkeypatch.undo()
+    assert job.state == "cancelled"
+    assert _state(project) == before and leftovers(project.root) == []
+
+    for root in (project.root, tmp_path / "expected"):
+        outcomes = await RefineService(Project.open(root), evaluator=fake_evaluator).refine(
+            "context", "e1"
+        )
+        assert [o.outcome for o in outcomes] == ["accepted"]
+    expected = Project.open(tmp_path / "expected")
+    assert _site(project) == _site(expected)  # nothing of the e0 patch
+    assert "e0" not in {v.element for v in Project.open(project.root).history.list()}
