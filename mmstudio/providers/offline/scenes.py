@@ -411,7 +411,7 @@ def compose(
     if kind != "pattern":
         c.vignette(0.12)
     tones = art.tone_words(element)
-    if tones:  # graded here, the background at half size and each motif once (videos reuse it)
+    if tones:  # graded here: the background at half size, each motif once (videos reuse it)
         c.rgb = _graded_rgb(c.rgb, tones)
         layers = [Layer(_graded(x.image, tones), x.x, x.y, x.depth, x.role, x.shadow)
                   for x in layers]  # fmt: skip
@@ -426,7 +426,12 @@ def _graded_rgb(rgb: np.ndarray, tones: set[str]) -> np.ndarray:
 
 
 def _graded(image: Image.Image, tones: set[str]) -> Image.Image:
-    rgb = _graded_rgb(np.asarray(image.convert("RGB"), np.float32), tones)
+    """A motif graded half-way (full for greyscale) so the subject stays readable on a pastel or
+    washed-out page."""
+    original = np.asarray(image.convert("RGB"), np.float32)
+    rgb = _graded_rgb(original, tones)
+    if "greyscale" not in tones:
+        rgb = (rgb + original) / 2
     out = Image.fromarray(rgb.clip(0, 255).astype(np.uint8), "RGB")
     if image.mode == "RGBA":
         out.putalpha(image.getchannel("A"))
