@@ -94,12 +94,28 @@ class Typography(_Model):
     hints: list[Short] = Field(default_factory=list, max_length=20)
 
 
+class TextColour(_Model):
+    """The colour the prompt gives one piece of copy ("“Beginner” in white", "a coral pill
+    “Advanced”"): ``text`` as the page shows it, ``hex`` its colour, ``fill`` True when the
+    colour fills the element (a pill, badge, button) rather than setting its text."""
+
+    text: Short = Field(min_length=1)
+    hex: HexColor
+    fill: bool = False
+
+
+#: page-wide prohibitions a layout honours (``GlobalLayout.avoid``)
+AVOIDABLE = ("shadow", "gradient", "rounded", "motion")
+
+
 class GlobalLayout(_Model):
     """The page-level plan: structure, width, palette, typography and mood.
 
     ``structure`` is one of single-column | two-column | grid | sidebar-dashboard;
     ``column_ratio`` gives relative widths for two-column layouts (e.g. ``[60, 40]``);
-    ``max_width_px`` is the content column width in px."""
+    ``max_width_px`` is the content column width in px; ``avoid`` lists what the prompt forbids
+    page-wide (of :data:`AVOIDABLE`: "no shadows", "no rounded corners"); ``text_colours`` the
+    colours it gives single pieces of copy."""
 
     structure: Literal["single-column", "two-column", "grid", "sidebar-dashboard"] = "single-column"
     column_ratio: list[int] = Field(default_factory=list, max_length=4)
@@ -108,6 +124,10 @@ class GlobalLayout(_Model):
     typography: Typography
     mood: list[Short] = Field(default_factory=list, max_length=12)
     description: str = Field(default="", max_length=4000)
+    avoid: list[Literal["shadow", "gradient", "rounded", "motion"]] = Field(
+        default_factory=list, max_length=4
+    )
+    text_colours: list[TextColour] = Field(default_factory=list, max_length=200)
 
     def color(self, role: str, default: str | None = None) -> str | None:
         """The hex of the first palette colour with ``role``, else ``default``."""
@@ -250,7 +270,8 @@ class VideoAttributes(_Model):
 
 class VideoPlan(_ElementPlan):
     """A video slot: ``seconds`` long (s), ``size`` in px; ``poster_path`` is a still frame
-    (.png/.webp) shown before playback; an optional ``mp4_path`` is offered as a second source."""
+    (.png/.webp) shown before playback; an optional ``mp4_path`` is offered as a second source.
+    ``motifs`` records what the offline loop shows (None: not recorded)."""
 
     kind: Literal["video"] = "video"
     attributes: VideoAttributes = Field(default_factory=VideoAttributes)

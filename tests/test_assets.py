@@ -411,3 +411,19 @@ def test_chart_page_draws_from_disk(tmp_path):
         finally:
             browser.close()
     assert painted > 2000 and box == 320
+
+
+@pytest.mark.parametrize(
+    "role",
+    ["hero banner", "background", "illustration", "portrait", "product shot", "texture", "icon"],
+)
+def test_without_motif_sets_every_role_paints_abstract_art(role, tmp_path, monkeypatch):
+    """A clone without the npm icon sets still paints every role (today's abstract scenes)."""
+    from mmstudio.providers.offline import motifs
+
+    monkeypatch.setattr(motifs, "_library", motifs.Library(tmp_path))
+    element = image("pic", role)
+    plan = make_plan(element)
+    assert art.subject_scene(element, plan, (768, 512)) is None
+    rgb = pixels(element, plan)
+    assert rgb.shape == (1024, 1536, 3) and rgb.std() > 5
