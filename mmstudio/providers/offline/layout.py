@@ -29,7 +29,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from mmstudio.plan import DesignPlan, Section
-from mmstudio.providers.offline import page_css
+from mmstudio.providers.offline import layout_colours, page_css
 from mmstudio.providers.offline.layout_section import (
     SectionView,
     content_width,
@@ -184,5 +184,6 @@ def render_page(plan: DesignPlan) -> str:
 
     The result passes :func:`mmstudio.plan.slot_problems` (one slot per element and section)."""
     html = _environment().get_template("page.html.j2").render(**build_view(plan))
+    html = layout_colours.paint(html, plan)  # "“Beginner” in white": the prompt's text colours
     log.debug("layout: %d sections, %d chars", len(plan.sections), len(html))
     return html

@@ -366,4 +366,28 @@ def render_css(plan: DesignPlan, content_width_px: int) -> str:
         "section_rules": section_rules(plan, moods, variables),
         "rhythm": uses_rhythm(plan, moods),
     }
-    return _css_environment().get_template("page.css.j2").render(**context)
+    css = _css_environment().get_template("page.css.j2").render(**context)
+    return css + avoid_rules(layout.avoid)
+
+
+#: the CSS that takes each page-wide prohibition out of every element (``GlobalLayout.avoid``)
+_AVOID_CSS = {
+    "shadow": "box-shadow: none !important; text-shadow: none !important;",
+    "gradient": "background-image: none !important;",
+    "rounded": "border-radius: 0 !important;",
+    "motion": "animation: none !important; transition: none !important;",
+}
+
+
+def avoid_rules(avoid: list[str]) -> str:
+    """CSS text that removes the looks the prompt forbids page-wide ("no shadows") from every
+    element and pseudo-element, after every other rule; "" when nothing is forbidden. Images
+    and videos keep their own pixels: ``background-image`` is only a CSS layer."""
+    body = " ".join(_AVOID_CSS[look] for look in avoid if look in _AVOID_CSS)
+    if not body:
+        return ""
+    radius = " --radius: 0; --radius-small: 0;" if "rounded" in avoid else ""
+    shadow = " --shadow: none;" if "shadow" in avoid else ""
+    root = f":root {{{radius}{shadow} }}\n" if radius or shadow else ""
+    rule = f"*, *::before, *::after {{ {body} }}"
+    return f"\n/* the prompt forbids: {', '.join(avoid)} */\n{root}{rule}\n"

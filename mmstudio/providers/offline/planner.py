@@ -26,7 +26,9 @@ from collections.abc import Callable
 
 from mmstudio.plan import DesignPlan
 from mmstudio.providers.offline import planner_assembly as assembly
+from mmstudio.providers.offline import planner_bans as looks
 from mmstudio.providers.offline import planner_brief as brief
+from mmstudio.providers.offline import planner_colours as colours
 from mmstudio.providers.offline import planner_elements as element_rules
 from mmstudio.providers.offline import planner_quotes as quotes
 from mmstudio.providers.offline import planner_sections as sections
@@ -59,6 +61,8 @@ def plan_from_prompt(prompt: str) -> DesignPlan:
     layout = style.global_layout(
         prompt, prose, units, global_units, page_kind, _scope(units, drafts)
     )
+    layout["avoid"] = looks.page_bans(units, global_units)  # "no shadows", "no rounded corners"
+    layout["text_colours"] = colours.text_colours(prose, layout["palette"])
     plan = assemble(title, page_kind, layout, drafts, tables)
     log.debug(
         "planned %r: %d sections, %d images, %d videos, %d charts",

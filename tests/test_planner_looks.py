@@ -1,0 +1,92 @@
+"""Prohibitions and per-copy colours (issue 14, defect classes 5 and 6), on real excerpts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mmstudio.providers.offline import page_css
+from mmstudio.providers.offline.layout import render_page
+from mmstudio.providers.offline.planner import plan_from_prompt
+from mmstudio.providers.offline.planner_colours import text_colours
+
+FLAT = (  # dev prompt 089, abridged: a page-level closing sentence bans three looks
+    "Design a tall, single-column brutalist dashboard homepage called “LinguaGrid”.\n\n"
+    "At the top, a header bar with the wordmark and three buttons: “DASHBOARD”, “SESSIONS” "
+    "and “ACCOUNT”. The header casts no shadow; it is starkly flat.\n\n"
+    "Overall, the page must feel coherent: lots of hard edges, heavy use of monospaced text, no "
+    "gradients, no shadows, and absolutely no animation or motion. There are hard, 1px borders "
+    "everywhere, with no rounded corners anywhere."
+)
+LOCAL = (  # dev prompt 079, abridged: only two buttons lose their shadow
+    "Design a high-contrast homepage called “Root & Bloom Café”.\n\n"
+    "The hero shows two buttons: “START THE COURSE” and “DOWNLOAD FIELD GUIDE (PDF)”. Both "
+    "buttons have no drop shadow, only bold outline."
+)
+
+
+def test_page_wide_bans_reach_the_plan_and_the_css() -> None:
+    plan = plan_from_prompt(FLAT)
+    assert plan.layout.avoid == ["shadow", "gradient", "rounded", "motion"]
+    css = page_css.render_css(plan, 1200)
+    tail = css[css.rindex("/* the prompt forbids") :]
+    assert "box-shadow: none !important" in tail and "border-radius: 0 !important" in tail
+    assert "animation: none !important" in tail
+
+
+def test_an_elements_own_look_is_no_page_ban() -> None:
+    plan = plan_from_prompt(LOCAL)
+    assert plan.layout.avoid == []
+    assert "the prompt forbids" not in page_css.render_css(plan, 1200)
+
+
+def test_an_exception_keeps_the_look() -> None:
+    plan = plan_from_prompt(
+        "A portfolio page called “Lina”. Throughout the page there are no shadows except on the "
+        "project cards, which float slightly."
+    )
+    assert "shadow" not in plan.layout.avoid
+
+
+@pytest.mark.parametrize(
+    ("excerpt", "text", "hex_colour", "fill"),
+    [  # dev prompts 101, 076, 060
+        ("The difficulty tag reads “Intermediate” on a soft amber background.", "Intermediate",
+         "#f59e0b", True),
+        ("the progress bar shows “25% Completed” in amber, and", "25% Completed", "#f59e0b", False),
+        ("Four nav items “Dashboard,” “Projects,” and “Clients” in white.", "Projects", "#ffffff",
+         False),
+        ("The right button is an outlined pill, text in teal reading “Browse Experiences”.",
+         "Browse Experiences", "#14b8a6", False),
+        ("a coral pill reading “Advanced” at the top right", "Advanced", "#ff6f61", True),
+    ],
+)  # fmt: skip
+def test_colour_words_of_copy(excerpt: str, text: str, hex_colour: str, fill: bool) -> None:
+    found = {c["text"]: (c["hex"], c["fill"]) for c in text_colours(excerpt, [])}
+    assert found.get(text) == (hex_colour, fill)
+
+
+def test_a_border_colour_is_not_the_texts() -> None:
+    assert text_colours("The “Sign In” button has a pink border and pink outline.", []) == []
+    assert text_colours("“Sign In” with a pink border", []) == []
+
+
+def test_the_prompts_own_hex_for_a_colour_word() -> None:
+    palette = [{"role": "accent", "hex": "#ff66a3", "name": "bubblegum pink"}]
+    found = text_colours("the button label “Join the Zine” in pink, bold", palette)
+    assert found == [{"text": "Join the Zine", "hex": "#ff66a3", "fill": False}]
+
+
+def test_the_page_paints_readable_colours_and_skips_invisible_ones() -> None:
+    plan = plan_from_prompt(
+        "Design a dashboard called “Cloud Lagoon” on a white background (#FFFFFF).\n\n"
+        "Below, a panel titled “Today at a Glance” in deep indigo. Next to it a tag “Beginner” "
+        "in white, and a tag “Advanced” on a pink background."
+    )
+    html = render_page(plan)
+    assert re.search(r'style="color: #[0-9a-f]{6};"[^>]*>Today at a Glance<', html)
+    assert not re.search(r'style="color: #ffffff;"[^>]*>Beginner<', html)  # white on white
+    assert re.search(
+        r'style="background: #[0-9a-f]{6}; color: #[0-9a-f]{6};[^"]*"[^>]*>Advanced<', html
+    )
