@@ -472,3 +472,21 @@ async def test_each_servers_error_bodies_become_one_classified_line(
     await designer.aclose()
     assert caught.value.kind == kind and message.split("`")[0][:20] in str(caught.value)
     assert "\n" not in str(caught.value) and server.base_url in str(caught.value)
+
+
+def test_doctor_rows_for_retired_and_deprecated_models_on_api_openai_com():
+    import datetime as dt
+
+    from mmstudio.providers.doctor import _model_row
+
+    today = dt.date(2026, 12, 2)
+    settings = Settings(api_key="sk-test", models={"image": "gpt-image-1", "planner": "gpt-5.1"})
+    models = Models(settings, today=today)
+    catalog = [{"id": name, "shutdown_date": None} for name in ("gpt-image-1", "gpt-5.1")]
+    image = _model_row(models["image"], settings, catalog, today)
+    assert not image["ok"] and "gpt-image-1 shut down on 2026-10-23" in image["detail"]
+    assert "use gpt-image-2.5-sunburst" in image["detail"] and "made offline" in image["detail"]
+    planner = _model_row(models["planner"], settings, catalog, today)
+    assert planner["ok"] and "gpt-5.1 shuts down on 2027-04-01" in planner["detail"]
+    video = _model_row(models["video"], settings, catalog, today)
+    assert not video["ok"] and "sora-2 shut down on 2026-09-24" in video["detail"]

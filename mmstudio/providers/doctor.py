@@ -44,12 +44,13 @@ def _listed(model: str, catalog: list[dict]) -> dict | None:
 
 def _model_row(model: RoleModel, settings: Settings, catalog: list[dict], today: dt.date) -> dict:
     role, name = model.role, model.name
-    if not model.available and role in _OFFLINE:
-        return _row(
-            f"{role} model", True, f"{name} unused: {model.reason}; {role}s are made offline"
-        )
     if model.retired:
-        return _row(f"{role} model", False, f"{model.reason}: pick another with --{role}-model")
+        instead = f"; {role}s are made offline until then" if role in _OFFLINE else ""
+        detail = f"{model.reason}: pick another with --{role}-model{instead}"
+        return _row(f"{role} model", False, detail)
+    if not model.available and role in _OFFLINE:
+        detail = f"{name} unused: {model.reason}; {role}s are made offline"
+        return _row(f"{role} model", True, detail)
     entry = _listed(name, catalog)
     if entry is None:
         return _row(f"{role} model", False, f"{name} not listed at {settings.base_url}")

@@ -202,12 +202,12 @@ class LLMDesigner:
         self, element: ImagePlan, plan: DesignPlan, current: bytes, instruction: str
     ) -> bytes:
         """``current`` (the encoded image) edited by ``instruction`` (a local-level refinement,
-        MM-WebAgent §3.4), encoded for ``save_path``. Raises DesignerError when the endpoint
-        cannot edit images (there is no offline edit), ProviderError when the call fails."""
+        MM-WebAgent §3.4), encoded for ``save_path``. Raises DesignerError when the bundle has
+        no image model (the endpoint lacks images, or the model is retired; there is no offline
+        edit), ProviderError when the call fails."""
         if not self.models["image"].available:
-            raise DesignerError(
-                f"image {element.id}: the endpoint {self.settings.base_url} cannot edit images"
-            )
+            reason = self.models["image"].reason
+            raise DesignerError(f"image {element.id}: no image model to edit with: {reason}")
         png = await asyncio.to_thread(_reencode, current, "edit.png", element.id)
         prompt = render_prompt(
             "image_edit.md.j2", element=element, instruction=instruction,
