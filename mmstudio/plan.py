@@ -165,9 +165,10 @@ class DataTable(_Model):
 class Section(_Model):
     """One section of the page, in page order, with the copy the prompt gives for it.
 
-    ``layout`` is a hint for the layout agent: stack | split | grid | row | sidebar; ``ratio`` gives
-    split widths (e.g. ``[60, 40]``); ``element_ids`` lists the planned elements whose slot is in
-    this section, in order; ``description`` holds the prompt's own sentences about the section."""
+    ``layout`` is a hint for the layout agent: stack | split | grid | row | sidebar (sticky: a
+    header that stays at the top while the page scrolls); ``ratio`` gives split widths (e.g.
+    ``[60, 40]``); ``element_ids`` lists the planned elements whose slot is in this section, in
+    order; ``description`` holds the prompt's own sentences about the section."""
 
     id: ElementId
     kind: str = Field(min_length=1, max_length=40)

@@ -90,3 +90,20 @@ def test_the_page_paints_readable_colours_and_skips_invisible_ones() -> None:
     assert re.search(
         r'style="background: #[0-9a-f]{6}; color: #[0-9a-f]{6};[^"]*"[^>]*>Advanced<', html
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "sticky"),
+    [  # dev prompts 060, 089; a header that only sits at the top is not pinned
+        ("At the top, a sticky header bar runs across the entire width, about 80px tall.", True),
+        ("At the very top there is a fixed-position header bar at the absolute top edge.", True),
+        ("At the very top, a header bar holds the wordmark and three links.", False),
+    ],
+)
+def test_a_pinned_header_stays_at_the_top(sentence: str, sticky: bool) -> None:
+    plan = plan_from_prompt(f"Design a dashboard called “Dot Studio”.\n\n{sentence}")
+    header = next(s for s in plan.sections if s.kind == "header")
+    assert (header.layout == "sticky") is sticky
+    html = render_page(plan)
+    assert bool(re.search(r'class="site-header[^"]*layout-sticky', html)) is sticky
+    assert ".site-header.layout-sticky { position: sticky; top: 0;" in html

@@ -222,10 +222,19 @@ def _cell(cell: str) -> float | int | str:
     return number if number is not None and re.fullmatch(r"[\d.,\-]+", cell.strip()) else cell
 
 
+_STICKY = re.compile(
+    r"\b(?:sticky|fixed|pinned|stays? (?:pinned |fixed )?(?:at|to) the top|remains? visible)\b"
+)
+
+
 def _section_layout(text: str, kind: str) -> str:
+    """The section's layout hint (stack | split | grid | row | sidebar, or sticky for a header
+    the prompt pins to the top: "a sticky header bar", "fixed at the top while scrolling")."""
     lowered = text.lower()
     if kind == "sidebar":
         return "sidebar"
+    if kind == "header" and _STICKY.search(pt.blank_quotes(lowered)):
+        return "sticky"
     if re.search(
         r"two-column|two column|split|left column|right column|left half|right half", lowered
     ):
