@@ -70,6 +70,7 @@ async def scenario(window, root: Path) -> dict:
     await settle(window)
     await asyncio.sleep(1.0)  # the job-finished signal refreshes the panels, the preview reloads
     seen["after"] = window.tree._items[chart].data(1, SCORE_ROLE)
+    seen["notices"] = [n.message.text() for n in window.notifications.notices]
     seen["chart_badge"] = window.badges.pills["chart"].text()
     seen["preview_reloaded"] = len(loads) > loads_before
     seen["undo_enabled"] = window.commands["undo"].isEnabled()

@@ -187,6 +187,7 @@ def test_refine_from_the_issues_dock_runs_jobs_and_updates_badges(qtbot, qt_loop
     assert seen["before"] == 0 and "invisible" in seen["issue"].lower()
     assert seen["context_enabled"] and "refine-context" in seen["running_kinds"]
     assert seen["after"] == 1.0 and seen["chart_badge"] == "chart 1.00"
+    assert any("Context refine of" in n and "change(s) kept" in n for n in seen["notices"])
     assert seen["preview_reloaded"]
     assert "refine-context" in seen["job_kinds"] and "undo" in seen["job_kinds"]
     assert seen["undo_enabled"] and seen["after_undo"] == 0  # the hidden chart is back
