@@ -1,5 +1,15 @@
-"""Shared fixtures. Rendering: ONE warm Chromium for the whole test session (started lazily by the
-first test that needs it, on the session event loop); browser tests skip when no Chromium exists."""
+"""Shared fixtures and the test layers. Rendering: ONE warm Chromium for the whole test session
+(started lazily by the first test that needs it, on the session event loop); browser tests skip
+when no Chromium exists.
+
+Layers (``scripts/test.sh`` runs them all; ``scripts/test.sh --fast`` the unit layer):
+
+- ``app``: the test uses Qt (a fixture of :data:`APP_FIXTURES`);
+- ``browser``: the test renders (the ``renderer`` fixture, or a module marked ``browser``);
+- ``slow``: end-to-end runs (the CLI in subprocesses, kill and soak tests, many prompts);
+- the unit layer is everything else. It runs with ``MMSTUDIO_TEST_LAYER=unit``, under which a
+  test that starts Chromium fails, naming the layer it belongs in, so the layer stays fast.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +33,52 @@ def pytest_collection_modifyitems(config, items) -> None:
     tests/test_app_scenarios.py, which starts that process with ``MMSTUDIO_APP_SCENARIO=1``."""
     if not os.environ.get(APP_SCENARIO_ENV):
         items[:] = [item for item in items if "app_scenario" not in item.keywords]
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & APP_FIXTURES:
+            item.add_marker(pytest.mark.app)
+        if used & BROWSER_FIXTURES or _declares_chromium(item):
+            item.add_marker(pytest.mark.browser)
+
+
+def _declares_chromium(item) -> bool:
+    """The test skips without Chromium (``skipif(..., reason="no Chromium for Playwright…")``)."""
+    return any(
+        str(mark.kwargs.get("reason", "")).startswith("no Chromium")
+        for mark in item.iter_markers("skipif")
+    )
+
+
+#: fixtures that put a test in the app layer (Qt) and in the browser layer (Chromium)
+APP_FIXTURES = frozenset({"qtbot", "qapp", "qt_loop", "own_settings"})
+BROWSER_FIXTURES = frozenset({"renderer"})
+#: set to ``unit`` by ``scripts/test.sh --fast``
+LAYER_ENV = "MMSTUDIO_TEST_LAYER"
+
+
+@pytest.fixture(autouse=True)
+def _unit_layer_starts_no_browser(monkeypatch, request):
+    """In the unit layer, starting Chromium fails the test (even where the code under test
+    catches the error): it belongs in the browser layer."""
+    if os.environ.get(LAYER_ENV) != "unit":
+        yield
+        return
+    from mmstudio.render import browser
+
+    started: list[str] = []
+    message = (
+        f"{request.node.nodeid} starts Chromium: mark it browser (pytest.mark.browser) "
+        "or use the renderer fixture"
+    )
+
+    async def refuse(self) -> None:
+        started.append(message)
+        raise RuntimeError(message)
+
+    monkeypatch.setattr(browser.BrowserPool, "_start", refuse)
+    yield
+    if started:
+        pytest.fail(message, pytrace=False)
 
 
 def _no_browser_reason() -> str | None:

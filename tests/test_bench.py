@@ -18,6 +18,9 @@ from mmstudio.studio.bench_record import first_report, issues_by_code
 from mmstudio.studio.bench_report import render_markdown
 from mmstudio.studio.bench_summary import summarise
 
+#: the slow layer: the CLI end to end in subprocesses (see tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 HAS_BROWSER = find_browser().executable is not None
 PROMPTS = [
     {

@@ -19,6 +19,9 @@ from mmstudio.render import find_browser
 from mmstudio.resources import resource
 from mmstudio.studio.fidelity import measure
 
+#: the slow layer: the CLI end to end in subprocesses (see tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 DEMO = resource("demo", "prompt.txt")
 needs_browser = pytest.mark.skipif(
     find_browser().executable is None, reason="no Chromium for Playwright"

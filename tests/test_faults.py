@@ -218,6 +218,7 @@ def test_a_full_disk_at_any_write_costs_nothing(base, tmp_path, monkeypatch, nam
     assert refused >= writes // 2, (refused, writes)
 
 
+@pytest.mark.slow  # a whole generation with every write refused in turn
 def test_a_full_disk_while_generating_leaves_nothing(tmp_path, monkeypatch):
     """``new`` with the disk full at a write of the build or (every sixth one) of the project
     phase: one line, and nothing at the project's place or beside it."""

@@ -63,6 +63,9 @@ from mmstudio.render.browser import BrowserPool
 from mmstudio.report import Issue, Report, Scores
 from mmstudio.studio.create import new_project
 
+#: the slow layer: the CLI end to end in subprocesses (see tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 HARDENING = Path(__file__).parent / "hardening"
 PAGES = HARDENING / "pages"
 VENDOR = Path(__file__).parent.parent / "resources" / "vendor" / "echarts.min.js"

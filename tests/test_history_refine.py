@@ -33,6 +33,9 @@ from mmstudio.refine import html_edit
 from mmstudio.report import Report
 from mmstudio.studio.refining import RefineService
 
+#: the slow layer: the CLI end to end in subprocesses (see tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 
 async def test_concurrent_context_refines_and_a_global_one_lose_nothing(tmp_path):
     project = project_from(grid_site(tmp_path / "site"), tmp_path / "p")

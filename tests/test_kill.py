@@ -33,6 +33,9 @@ from mmstudio.project.check import consistency_problems, leftovers, restore_prob
 from mmstudio.project.export import export_site
 from mmstudio.studio.create import new_project
 
+#: the slow layer: the CLI end to end in subprocesses (see tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 TESTS = Path(__file__).parent
 PROMPT = "A landing page for a small coffee roaster: a hero photo, a pour video and a price chart"
 

@@ -33,7 +33,8 @@ from mmstudio.providers.transcode import mp4_to_webm
 from mmstudio.studio import create
 from mmstudio.studio.create import new_project
 
-pytestmark = pytest.mark.usefixtures("no_network", "clean_env")
+#: the slow layer: whole generations through the test server (see tests/conftest.py)
+pytestmark = [pytest.mark.usefixtures("no_network", "clean_env"), pytest.mark.slow]
 
 PROMPT = "A warm landing page for Ember Roasters with a hero photo, a pouring loop and a chart."
 

@@ -13,10 +13,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from mmstudio.feedback.ledger import Verdict
-from mmstudio.render.base import Box
-from mmstudio.render.facts import HeaderFact, PageFacts, SectionFact, TextBlock
-from mmstudio.requirements.condition_dom import SiteDom
 from mmstudio.feedback.condition_judge import (
     SiteCheck,
     _Cache,
@@ -24,6 +20,10 @@ from mmstudio.feedback.condition_judge import (
     condition_of,
     verdict,
 )
+from mmstudio.feedback.ledger import Verdict
+from mmstudio.render.base import Box
+from mmstudio.render.facts import HeaderFact, PageFacts, SectionFact, TextBlock
+from mmstudio.requirements.condition_dom import SiteDom
 from mmstudio.requirements.condition_style import colour_names, font_class
 from mmstudio.requirements.condition_view import PageView
 from mmstudio.requirements.conditions import read_condition

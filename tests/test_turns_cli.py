@@ -13,6 +13,9 @@ from mmstudio.cli import main
 from mmstudio.project import Project
 from mmstudio.render import find_browser
 
+#: the slow layer: the CLI end to end in subprocesses (see tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Turns</title>
 <style>body{margin:0;font:18px/1.5 sans-serif;color:#222;background:#fff}
 section{padding:40px 80px;background:#f4efe6} h1{font-size:48px;margin:0 0 16px}</style>

@@ -4,8 +4,9 @@
 :class:`~.condition_view.PageView`: named text, controls, widgets, form fields, pictures, grids
 and columns, position, gradients and shadows here; colours, contrast and type in
 :mod:`.condition_style`. A part no rule can decide on this page is ``unchecked``; behaviour,
-page and feature parts are the judge's (:mod:`mmstudio.feedback.condition_judge`: they may span pages or drive
-the page). A picture is full-width at ≥ 90 % of the viewport; grid items are "equal" within 12 %.
+page and feature parts are the judge's (:mod:`~mmstudio.feedback.condition_judge`: they may
+span pages or drive the page). A picture is full-width at ≥ 90 % of the viewport; grid items
+are "equal" within 12 %.
 """
 
 from __future__ import annotations

@@ -23,8 +23,9 @@ CONFIRM = "text=/thank|success|subscribed|confirm|received|submitted|sent|welcom
 
 
 class Behaviours:
-    """The behaviour checks of :class:`~mmstudio.feedback.condition_judge.SiteCheck` (``self.dom`` the site's
-    markup, ``self.main`` its main page, ``await self.run(steps, page)`` a script's outcome)."""
+    """The behaviour checks of :class:`~mmstudio.feedback.condition_judge.SiteCheck`
+    (``self.dom`` the site's markup, ``self.main`` its main page,
+    ``await self.run(steps, page)`` a script's outcome)."""
 
     async def _behaviour(self, name: str, part: Requirement, pages: list[PageView]):
         """The part on the first page where it passes; else the first undecided; else the

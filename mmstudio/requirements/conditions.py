@@ -7,14 +7,14 @@ fields (:mod:`.condition_rules`), colours, fonts, layout and position (also ther
 (:mod:`.condition_behaviour`: a click that navigates, a form whose submission confirms, a click
 that reveals a named text) — and the words of the condition no rule reads (hover effects,
 animations, taste, per-item claims …; :mod:`.condition_words`). The parts are checked on the
-rendered pages by :mod:`mmstudio.feedback.condition_judge`; behaviours become scripts for the functional-check
-machinery (:mod:`mmstudio.feedback.functional`) there (:mod:`.condition_steps`).
+rendered pages by :mod:`~mmstudio.feedback.condition_judge`; behaviours become scripts for the
+functional-check machinery (:mod:`mmstudio.feedback.functional`) there (:mod:`.condition_steps`).
 
-Verdict rule (:func:`mmstudio.feedback.condition_judge.verdict`): any part failing fails the condition (a thing
-it needs is missing); every part passing passes it only when the reading is *complete*
-(:attr:`ConditionReading.checkable`: no unread words); otherwise it stays unchecked. A condition
-nothing reads is unchecked and never counts as a pass. Only the condition text is read: the
-``pass`` / ``fail`` texts restate it.
+Verdict rule (:func:`~mmstudio.feedback.condition_judge.verdict`): any part failing fails the
+condition (a thing it needs is missing); every part passing passes it only when the reading is
+*complete* (:attr:`ConditionReading.checkable`: no unread words); otherwise it stays unchecked. A
+condition nothing reads is unchecked and never counts as a pass. Only the condition text is read:
+the ``pass`` / ``fail`` texts restate it.
 """
 
 from __future__ import annotations
