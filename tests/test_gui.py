@@ -723,7 +723,7 @@ def test_badges_reflect_failed_requirements(window, project):
     project.write_report(report)
     window.refresh()
     image = window.tree._items["hero_image"]
-    assert image.data(1, SCORE_ROLE) == pytest.approx(0.5)
+    assert image.data(1, SCORE_ROLE) == pytest.approx(0.8)  # one failed requirement uncounted
     assert "a photo of beans" in image.toolTip(1) and "1 of 2" in image.toolTip(1)
     hero = window.tree._items["hero"]
     assert hero.data(1, SCORE_ROLE) < 1.0 and hero.data(1, ISSUES_ROLE) == 1
@@ -758,3 +758,32 @@ def test_annotate_offers_only_operations_valid_for_the_mark(qtbot, tmp_path):
     assert "replace text with the note" not in labels("s1")
     assert "Change chart type" in labels("s2")
     assert operations_for(set(), True) == ([], False, True)
+
+
+def test_a_requirement_the_score_counted_is_not_counted_twice():
+    from mmstudio.gui.plan_tree import row_badge
+    from mmstudio.report import RequirementResult
+
+    counted = Issue(
+        id="q1",
+        element="chart",
+        dimension="chart",
+        level="local",
+        code="req-chart",
+        source="requirement",
+        message="a bar chart",
+        evidence={"requirement": "p.r1"},
+    )
+    report = Report(
+        scores=Scores(chart=0.8).with_overall(),
+        elements=[ElementScore(id="chart", kind="chart", score=0.8, issues=["q1"])],
+        requirements=[
+            RequirementResult(
+                id="p.r1", kind="chart", key="k", text="a bar chart", status="fail", element="chart"
+            )
+        ],
+        issues=[counted],
+    )
+    score, issues, tip = row_badge(report, "chart", 0.8)
+    assert score == pytest.approx(0.8) and issues == 1 and "0 of 1" in tip
+    assert row_badge(report, "nothing", None)[0] is None  # nothing judged it: no 1.00

@@ -53,24 +53,39 @@ def brief_of(report: Report | None, item_id: str) -> tuple[int, int, list[Requir
     return len(mine) - len(failed), len(mine), failed
 
 
+REQUIREMENT_LOSS = 0.2  # per failed requirement the measured score left out (as element scores)
+
+
 def row_badge(
     report: Report | None, item_id: str, measured: float | None
 ) -> tuple[float | None, int, str]:
-    """(score 0–1 or None, issue count, tooltip) of one row's badge: the lower of the measured
-    score and the share of the brief's checked requirements about the row that it meets — a
-    row that misses what the brief asks of it never reads 1.00. None: nothing judged it."""
+    """(score 0–1 or None, issue count, tooltip) of one row's badge. The measured score (the
+    element's, or the section's) already counts the failed requirements whose issue sits on
+    the row itself; each other failed requirement about the row (a section's finding kept on
+    the page with its ``target``, a requirement of another dimension) costs
+    :data:`REQUIREMENT_LOSS` more, so a row that misses what the brief asks of it never reads
+    1.00. Without a measured score the share of its checked requirements met is shown; None:
+    nothing judged it."""
     if report is None or report.failed:
         return None, 0, "not evaluated"
     met, checked, failed = brief_of(report, item_id)
     listed = next((e.issues for e in report.elements if e.id == item_id), [])
     issues = set(listed) | {i.id for i in row_issues(report, item_id)}
-    share = met / checked if checked else None
-    parts = [v for v in (measured, share) if v is not None]
-    score = round(min(parts), 4) if parts else None
+    counted = set(listed) | {i.id for i in report.issues if i.element == item_id}
+    by_requirement = {
+        i.evidence.get("requirement"): i.id for i in report.issues if i.source == "requirement"
+    }
+    missed = [r for r in failed if by_requirement.get(r.id) not in counted]
+    if measured is not None:
+        score: float | None = round(max(0.0, measured - REQUIREMENT_LOSS * len(missed)), 4)
+    else:
+        score = round(met / checked, 4) if checked else None
     lines = [f"{item_id}: " + ("not judged" if score is None else f"{score:.2f} (0–1)")]
     lines.append("measured: " + ("not measured" if measured is None else f"{measured:.2f}"))
     if checked:
         lines.append(f"the brief: {met} of {checked} checked requirement(s) met")
+    if measured is not None and missed:
+        lines.append(f"−{REQUIREMENT_LOSS:.1f} for each failed requirement the measure left out")
     lines += [f"✗ {r.text}" + (f" — {r.message}" if r.message else "") for r in failed[:5]]
     return score, len(issues), "\n".join(lines)
 
