@@ -135,13 +135,15 @@ class GlobalLayout(_Model):
 
 
 class SectionItem(_Model):
-    """A card, list row, KPI tile, step or testimonial inside a section."""
+    """A card, list row, KPI tile, step or testimonial inside a section; ``points`` are its
+    bullet points (a pricing plan's features), shown as a list inside the card."""
 
     title: str = Field(default="", max_length=400)
     text: str = Field(default="", max_length=4000)
     value: str = Field(default="", max_length=120)
     label: str = Field(default="", max_length=200)
     meta: str = Field(default="", max_length=400)
+    points: list[Line] = Field(default_factory=list, max_length=30)
 
 
 class DataTable(_Model):

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from mmstudio.plan import DesignPlan, SectionItem
 from mmstudio.providers.offline import prompt_text as pt
+from mmstudio.providers.offline.layout import render_page
 from mmstudio.providers.offline.planner import plan_from_prompt
 from mmstudio.providers.offline.planner_items import item_fields
+from mmstudio.providers.offline.planner_pricing import read_plans
+
+BENCH = Path(__file__).resolve().parents[2] / "shared" / "data" / "bench" / "mm_webgen_dev.jsonl"
 
 
 def _fields(text: str) -> list[tuple[str, str, str]]:
@@ -82,3 +89,64 @@ def test_fields_reach_one_item_of_the_plan() -> None:
     pairs = [(i.title, i.text) for i in items]
     assert ("Lagoon Float Ritual", "Completed · 15 min") in pairs
     assert ("Crystal Cavern Breathwork", "Completed · 20 min") in pairs
+
+
+PRICING = (  # dev prompt 027, abridged
+    "Design a minimal landing page called “Seedline”.\n\n"
+    "Next, a pricing section returns to a centered grid. At the top center, the title “Choose a "
+    "simple subscription” is in dark gray. Beneath this, two vertical pricing cards sit "
+    "side-by-side. The left card is titled “Solo” in small uppercase gray text. Beneath the "
+    "title, the price is shown in large, bold forest green: “$19 / month”. Below the price, in "
+    "smaller text: “For individual founders learning at their own pace.” Under that, a short "
+    "list of benefits in bullet form: “Access to all tutorials”, “Weekly founder prompts”. A "
+    "slim, outlined button at the bottom says “Start trial” in forest green text. The right "
+    "card is labeled “Studio (up to 5 seats)” with the price “$49 / month” in bold forest "
+    "green. Below: “For small product teams and studios.” Benefits listed: “Everything in "
+    "Solo”, “Shared workspace & notes”. At the bottom of this card, a filled forest green "
+    "button reads “Start team trial” in white.\n\n"
+    "After pricing, a FAQ section. Example questions and answers: “Can I switch plans later?” "
+    "with answer: “Yes. You can upgrade or downgrade between Solo and Studio at any time.”"
+)
+
+
+def test_each_pricing_plan_is_one_card() -> None:
+    section = PRICING[PRICING.index("Next, a pricing") : PRICING.index("After pricing")]
+    cards = [(p.name, p.price, p.line, p.features) for p in read_plans(section)]
+    assert cards == [
+        ("Solo", "$19 / month", "For individual founders learning at their own pace.",
+         ["Access to all tutorials", "Weekly founder prompts"]),
+        ("Studio (up to 5 seats)", "$49 / month", "For small product teams and studios.",
+         ["Everything in Solo", "Shared workspace & notes"]),
+    ]  # fmt: skip
+
+
+def test_one_price_is_no_plan_grid() -> None:
+    one = PRICING[: PRICING.index("The right card")]
+    assert read_plans(one) == []
+
+
+@pytest.fixture(scope="module")
+def plan_027() -> DesignPlan:
+    if not BENCH.is_file():
+        pytest.skip(f"needs the dev prompts at {BENCH} (../shared beside the clone)")
+    rows = [json.loads(line) for line in BENCH.read_text().splitlines() if line.strip()]
+    return plan_from_prompt(next(r["prompt"] for r in rows if r["id"] == "027"))
+
+
+def test_027_plans_are_cards_and_the_section_keeps_its_copy(plan_027: DesignPlan) -> None:
+    pricing = next(s for s in plan_027.sections if s.kind == "pricing")
+    assert [(i.title, i.value, len(i.points)) for i in pricing.items] == [
+        ("Solo", "$19 / month", 3),
+        ("Studio (up to 5 seats)", "$49 / month", 4),
+    ]
+    assert pricing.title == "Choose a simple subscription"
+    assert set(pricing.buttons) == {"Start trial", "Start team trial"}
+    assert not {"Solo", "$19 / month", "$49 / month"} & set(pricing.headings + pricing.tags)
+
+
+def test_027_a_plan_card_renders_name_price_line_and_points(plan_027: DesignPlan) -> None:
+    html = render_page(plan_027)
+    start = html.index(">Solo</h3>")
+    body = html[start : html.index("</li>\n", html.index("</ul>", start))]
+    assert body.index("Solo") < body.index("$19 &#47; month") < body.index("For individual")
+    assert "<li>Access to all tutorials</li>" in body

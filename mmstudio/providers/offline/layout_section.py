@@ -121,7 +121,8 @@ def _table_view(table: DataTable) -> dict[str, Any]:
 
 
 def _item_style(section: Section, role: str) -> str:
-    """How a section's items are drawn: tiles (KPIs, prices), quotes, timeline, cards, list
+    """How a section's items are drawn: tiles (KPIs, prices), plans (items with points),
+    quotes, timeline, cards, list
     (title-only items), inline (title-only items in a header) or rows (sidebars)."""
     title_only = not any(i.text or i.value or i.label or i.meta for i in section.items)
     if role == "header" and title_only:
@@ -132,6 +133,8 @@ def _item_style(section: Section, role: str) -> str:
         return "quotes"
     if section.kind == "timeline":
         return "timeline"
+    if any(item.points for item in section.items):
+        return "plans"  # a pricing plan: name, price, line, features in one card
     if any(item.value for item in section.items):
         return "tiles"
     return "list" if title_only else "cards"

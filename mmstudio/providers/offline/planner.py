@@ -30,6 +30,7 @@ from mmstudio.providers.offline import planner_bans as looks
 from mmstudio.providers.offline import planner_brief as brief
 from mmstudio.providers.offline import planner_colours as colours
 from mmstudio.providers.offline import planner_elements as element_rules
+from mmstudio.providers.offline import planner_pricing as pricing
 from mmstudio.providers.offline import planner_quotes as quotes
 from mmstudio.providers.offline import planner_sections as sections
 from mmstudio.providers.offline import planner_style as style
@@ -54,6 +55,8 @@ def plan_from_prompt(prompt: str) -> DesignPlan:
         draft.elements = element_rules.find_elements(draft.units, draft.kind, bans)
     quotes.place_quotes(prose, units, drafts, global_units)
     sections.refine_kinds(drafts)
+    for draft in drafts:
+        pricing.group_plans(draft)  # each plan's name, price, line and features in one card
     if not dataset.strip():
         drafts = brief.expand(prose, title, drafts)  # a short brief's listed parts
     tables = pt.parse_tables(dataset)

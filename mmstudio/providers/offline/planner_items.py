@@ -10,7 +10,8 @@ the second:
   beneath in smaller type “Completed · 15 min”", "“Plan X” — “its line”";
 - ``value`` — a label then its value: "“Plan:” with value “PRO EXCHANGE”", "“TOTAL MINUTES IN
   VR”, big number “42 min”", "“Altitude” followed by a numeric value like “1,800 m”", a label
-  ending in a colon and what its field shows ("under “PRIMARY LANGUAGE:” the field reads “…”").
+  ending in a colon and what its field shows ("under “PRIMARY LANGUAGE:” the field reads “…”");
+- ``text`` too — a question then its answer: "“Can I switch plans later?” with answer: “Yes. …”".
 
 A gap that names another slot (a button, link, pill, tag, title, heading) or ends a sentence
 hands over to a new element, not to a field of the same item.
@@ -66,6 +67,7 @@ _OTHER_SLOT = re.compile(
     re.I,
 )
 _READS = re.compile(r"^[^“”\"]{0,40}\b(?:reads|shows|says|displays|reading|showing)\s*:?\s*$", re.I)
+_QUESTION = re.compile(r"^.{3,}\?\s*$", re.S)
 _SENTENCE_END = re.compile(r"[.!?]\s+[A-Z]|;|\n")
 
 
@@ -104,6 +106,8 @@ def field_role(prose: str, first: pt.Quote, second: pt.Quote) -> FieldRole | Non
     gap = prose[first.end : second.start]
     if _SENTENCE_END.search(first.text[-1:] + gap) or re.match(r"\s*(?:,|and|or)?\s*$", gap):
         return None  # a new sentence (“… Superpowers.” The first line …), a list of quotes
+    if _QUESTION.match(first.text) and not _QUESTION.match(second.text) and len(gap) <= 60:
+        return "text"  # “Can I switch plans later?” with answer: “Yes. …”
     if _OTHER_SLOT.search(gap):
         return None
     if _VALUE.search(gap) or (first.text.endswith(":") and _READS.search(gap)):
