@@ -490,3 +490,48 @@ def test_doctor_rows_for_retired_and_deprecated_models_on_api_openai_com():
     assert planner["ok"] and "gpt-5.1 shuts down on 2027-04-01" in planner["detail"]
     video = _model_row(models["video"], settings, catalog, today)
     assert not video["ok"] and "sora-2 shut down on 2026-09-24" in video["detail"]
+
+
+async def test_the_judged_evaluator_merges_the_judge_into_each_trials_report(servers, tmp_path):
+    from mmstudio.providers.llm.review import judged_evaluator
+    from mmstudio.report import ElementScore, RenderInfo
+
+    server = servers("vllm")
+    server.chat_responder = lambda request: chat_reply(json.dumps(
+        {"LayoutJudgement": {"penalties": [{"kind": "misplaced", "element": "hero-photo",
+                                            "message": "The photo sits below the fold"}]},
+         "StyleJudgement": {"penalties": []},
+         "AssetJudgement": {"issues": [{"side": "asset", "message": "Beans look plastic"}]},
+         "AestheticsJudgement": dict.fromkeys(("balance_spacing", "typography", "colour",
+                                               "clarity_polish", "overall"), 0.6),
+         }[request.schema_name()]))  # fmt: skip
+    site = tmp_path / "site"
+    (site / "crops").mkdir(parents=True)
+    (site / "index.html").write_text("<!DOCTYPE html><html></html>")
+    (site / "shot.png").write_bytes(tiny_png())
+    (site / "crops" / "hero-photo.png").write_bytes(tiny_png())
+    calls = []
+
+    async def measure(page, plan, out):
+        calls.append(page)
+        return Report(
+            scores=Scores(layout=1.0, image=1.0).with_overall(),
+            elements=[ElementScore(id="hero-photo", kind="image", score=1.0)],
+            render=RenderInfo(screenshot=str(site / "shot.png")),
+        )
+
+    models = Models(fast_settings(server))
+    evaluate = judged_evaluator(models, measure)
+    plan = make_plan()
+    report = await evaluate(site / "index.html", plan, tmp_path / "out")
+    again = await evaluate(site / "index.html", plan, tmp_path / "out")  # the client stays open
+    await models.aclose()
+    assert len(calls) == 2 and again.scores == report.scores
+    assert report.scores.layout == 0.925 and report.scores.image == 0.8
+    levels = {(i.dimension, i.element, i.level) for i in report.issues if i.source == "judge"}
+    assert ("layout", "hero-photo", "global") in levels and (
+        "image",
+        "hero-photo",
+        "local",
+    ) in levels
+    assert models.usage.summary()["calls"] == 8  # 4 judge calls per evaluation

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,3 +129,24 @@ async def judge_site(
     merged = merge_judgement(report, judgement, seconds=time.perf_counter() - started)
     usage = bundle.usage if chat is None and bundle else getattr(chat, "usage", UsageLog())
     return Review(merged, judgement.notices, usage)
+
+
+#: ``await measure(page_html_path, plan, out_dir) -> Report`` (the refine layer's Evaluator)
+Measure = Callable[[Path, DesignPlan | None, Path], Awaitable[Report]]
+
+
+def judged_evaluator(models: Models, measure: Measure) -> Measure:
+    """An evaluator that scores like ``measure`` (render + measured checks) and then judges the
+    page with ``models``' judge (:func:`judge_site`, merged): what a reflection trial needs to
+    be judged by the same evaluator as its baseline. A failed render is returned unjudged. The
+    bundle's client stays open (its owner closes it); every judge call's usage lands in
+    ``models.usage``."""
+
+    async def evaluate(page: Path, plan: DesignPlan | None, out: Path) -> Report:
+        report = await measure(page, plan, out)
+        if report.failed:
+            return report
+        review = await judge_site(report, plan, Path(page).parent, models.settings, models=models)
+        return review.report
+
+    return evaluate
