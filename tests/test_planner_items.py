@@ -13,6 +13,7 @@ from mmstudio.providers.offline.layout import render_page
 from mmstudio.providers.offline.planner import plan_from_prompt
 from mmstudio.providers.offline.planner_items import item_fields
 from mmstudio.providers.offline.planner_pricing import read_plans
+from mmstudio.providers.offline.planner_schedule import read_rows
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "data" / "bench" / "mm_webgen_dev.jsonl"
 
@@ -150,3 +151,43 @@ def test_027_a_plan_card_renders_name_price_line_and_points(plan_027: DesignPlan
     body = html[start : html.index("</li>\n", html.index("</ul>", start))]
     assert body.index("Solo") < body.index("$19 &#47; month") < body.index("For individual")
     assert "<li>Access to all tutorials</li>" in body
+
+
+SCHEDULE = (  # dev prompt 016, abridged
+    "Inside, horizontal lines create rows, each representing a time slot. Example rows: at "
+    "“19:00” the text reads “DOORS OPEN + LOBBY INSTALLATION: ‘NEBULA ENTRANCE’” in uppercase; a "
+    "smaller subline beneath it in lighter gray: “The main hall becomes a swirling projected "
+    "starfield, built from live visitor data.” At “20:00” the row text: “TALK: ‘WHY GLITCHES "
+    "MATTER’ — DR. ALMA REYES (MAIN THEATER)”, with a subline in gray: “A 20-minute thunder talk "
+    "with zero bullet points.” At “21:00”: “PLAY SESSION: ‘PARTICLE PANIC’ MULTIPLAYER GAME — "
+    "GAME ARCADE”; 22:00: “LIVE 3D PRINT DEMO: GENERATIVE CITYSCAPE (PRINT LAB)”."
+)
+
+
+def test_each_time_keeps_its_session_and_subline() -> None:
+    rows = [(r.time, r.title[:18], r.text[:20]) for r in read_rows(SCHEDULE)]
+    assert rows == [
+        ("19:00", "DOORS OPEN + LOBBY", "The main hall become"),
+        ("20:00", "TALK: ‘WHY GLITCHE", "A 20-minute thunder "),
+        ("21:00", "PLAY SESSION: ‘PAR", ""),
+        ("22:00", "LIVE 3D PRINT DEMO", ""),
+    ]
+
+
+def test_times_inside_sessions_are_no_rows() -> None:
+    text = (  # dev prompt 089: the times belong to the sessions' own words
+        "“Queued sessions” listing three items: “Tomorrow 07:00 — @ken_ja — Japanese,” “Wed "
+        "19:30 — @lena_de — German,” “Fri 21:00 — @ana_br — Portuguese (trial).”"
+    )
+    assert read_rows(text) == []
+
+
+def test_016_schedule_rows_reach_the_plan() -> None:
+    if not BENCH.is_file():
+        pytest.skip(f"needs the dev prompts at {BENCH} (../shared beside the clone)")
+    rows = [json.loads(line) for line in BENCH.read_text().splitlines() if line.strip()]
+    plan = plan_from_prompt(next(r["prompt"] for r in rows if r["id"] == "016"))
+    timeline = next(s for s in plan.sections if s.kind == "timeline")
+    times = [i.meta for i in timeline.items if i.meta]
+    assert times == ["19:00", "20:00", "21:00", "22:00", "23:00", "00:30", "01:30"]
+    assert not {"19:00", "20:00"} & set(timeline.headings)

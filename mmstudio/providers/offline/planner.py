@@ -32,6 +32,7 @@ from mmstudio.providers.offline import planner_colours as colours
 from mmstudio.providers.offline import planner_elements as element_rules
 from mmstudio.providers.offline import planner_pricing as pricing
 from mmstudio.providers.offline import planner_quotes as quotes
+from mmstudio.providers.offline import planner_schedule as schedule
 from mmstudio.providers.offline import planner_sections as sections
 from mmstudio.providers.offline import planner_style as style
 from mmstudio.providers.offline import prompt_text as pt
@@ -57,6 +58,7 @@ def plan_from_prompt(prompt: str) -> DesignPlan:
     sections.refine_kinds(drafts)
     for draft in drafts:
         pricing.group_plans(draft)  # each plan's name, price, line and features in one card
+        schedule.group_rows(draft)  # each time with its session and subline in one row
     if not dataset.strip():
         drafts = brief.expand(prose, title, drafts)  # a short brief's listed parts
     tables = pt.parse_tables(dataset)
