@@ -145,7 +145,8 @@ async def test_a_server_refusing_any_response_format_gets_plain_text(servers):
     designer = LLMDesigner(fast_settings(server))
     assert (await designer.plan(PROMPT)).title == plan.title
     await designer.aclose()
-    assert formats(server) == ["json_schema", "json_object", None]
+    # strict, then the same schema loose, then JSON mode, then plain text (learned: once)
+    assert formats(server) == ["json_schema", "json_schema", "json_object", None]
 
 
 async def test_a_bad_request_that_is_not_about_the_format_is_not_stepped_down(servers):
@@ -535,3 +536,18 @@ async def test_the_judged_evaluator_merges_the_judge_into_each_trials_report(ser
         "local",
     ) in levels
     assert models.usage.summary()["calls"] == 8  # 4 judge calls per evaluation
+
+
+async def test_a_refused_strict_schema_is_retried_loose_and_not_learned(servers):
+    server = servers("vllm")
+    plan = make_plan()
+    server.chat_responder = by_text(plan, page_html(plan))
+    strict = lambda r: ((r.json or {}).get("response_format") or {}).get(  # noqa: E731
+        "json_schema", {}).get("strict") is True  # fmt: skip
+    server.script("chat", error(400, "Invalid schema for response_format 'DesignPlan'",
+                                when=strict))  # fmt: skip
+    designer = LLMDesigner(fast_settings(server))
+    assert (await designer.plan(PROMPT)).title == plan.title
+    await designer.aclose()
+    sent = [r.json["response_format"]["json_schema"]["strict"] for r in server.log("chat")]
+    assert sent == [True, False] and learned_rung(server.base_url) is None

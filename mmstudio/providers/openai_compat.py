@@ -254,13 +254,11 @@ class OpenAIProvider:
         }
         use_stream = stream and self.settings.capabilities.streaming
         once = self._chat_stream if use_stream else self._chat_once
-        rungs = self._rungs(response_format)
-        for index, rung in enumerate(rungs):
+        rungs = self._attempts(response_format)
+        for index, (rung, fmt) in enumerate(rungs):
             attempt = dict(body)
-            if rung != "text":
-                attempt["response_format"] = (
-                    response_format if rung == _rung_of(response_format) else {"type": rung}
-                )
+            if fmt is not None:
+                attempt["response_format"] = fmt
             try:
                 return await with_retries(
                     lambda attempt=attempt: once(attempt, stage, element),
@@ -272,23 +270,40 @@ class OpenAIProvider:
             except ProviderError as exc:
                 if index + 1 >= len(rungs) or not _rejects_format(exc):
                     raise
-                step = rungs[index + 1]
+                step = rungs[index + 1][0]
                 log.warning(
-                    "%s: %s refused response_format %s; using %s from now on (%s)",
+                    "%s: %s refused response_format %s; trying %s (%s)",
                     stage, self.settings.base_url, rung, step, exc,
                 )  # fmt: skip
-                _learn(self.settings.base_url, step)
+                if step != rung:  # a strict schema refused is retried loose, not learned
+                    _learn(self.settings.base_url, step)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _rungs(self, response_format: dict[str, Any] | None) -> list[str]:
-        """The rungs to try for ``response_format``: from the one asked (or the lower one this
-        endpoint was found to need) down to plain text; ``["text"]`` for free text."""
+    def _attempts(
+        self, response_format: dict[str, Any] | None
+    ) -> list[tuple[str, dict[str, Any] | None]]:
+        """The (rung, response_format) pairs to try for ``response_format``: from the rung asked
+        (or the lower one this endpoint was found to need) down to plain text; a strict schema
+        is tried once more without ``strict`` before JSON mode. ``[("text", None)]`` for free
+        text."""
         if response_format is None:
-            return ["text"]
+            return [("text", None)]
         asked = RUNGS.index(_rung_of(response_format))
         known = learned_rung(self.settings.base_url)
         start = max(asked, RUNGS.index(known) if known else 0)
-        return list(RUNGS[start:])
+        attempts: list[tuple[str, dict[str, Any] | None]] = []
+        for rung in RUNGS[start:]:
+            if rung == "json_schema":
+                attempts.append((rung, response_format))
+                schema = response_format.get("json_schema") or {}
+                if schema.get("strict"):
+                    loose = {**response_format, "json_schema": {**schema, "strict": False}}
+                    attempts.append((rung, loose))
+            elif rung == "json_object":
+                attempts.append((rung, {"type": "json_object"}))
+            else:
+                attempts.append((rung, None))
+        return attempts
 
     async def _chat_once(self, body: dict[str, Any], stage: str, element: str) -> ChatReply:
         client = await self.client()
