@@ -379,3 +379,34 @@ async def test_a_cancelled_refine_never_resurfaces(tmp_path, monkeypatch, stage)
     expected = Project.open(tmp_path / "expected")
     assert _site(project) == _site(expected)  # nothing of the e0 patch
     assert "e0" not in {v.element for v in Project.open(project.root).history.list()}
+
+
+async def test_job_managers_of_one_project_share_its_job_locks(tmp_path):
+    """A feedback turn (a page job) of one service never overlaps an element refine of another
+    service on the same project, whatever their job managers."""
+    from mmstudio.studio.feedback import FeedbackService
+
+    project = _site_project(tmp_path / "p")
+    refine = RefineService(project)
+    feedback = FeedbackService(Project.open(tmp_path / "p"))
+    assert refine.jobs is not feedback.jobs
+    order: list[str] = []
+    release = asyncio.Event()
+
+    async def element_job(ctx) -> None:
+        order.append("element started")
+        await release.wait()
+        order.append("element done")
+
+    async def page_job(ctx) -> None:
+        order.append("page started")
+
+    first = refine.jobs.submit("refine-context", element_job, element="e0")
+    await asyncio.sleep(0.01)
+    second = feedback.jobs.submit("feedback", page_job)
+    await asyncio.sleep(0.05)
+    assert order == ["element started"] and second.state == "queued"
+    release.set()
+    await feedback.jobs.wait(second.id)
+    assert first.state == second.state == "done"
+    assert order == ["element started", "element done", "page started"]

@@ -33,8 +33,10 @@ Invariants:
 - Locks (all keyed by the project's RESOLVED path, so a symlinked path shares them): the
   cross-process writer lock (:func:`~mmstudio.project.lock.writer_lock`, held for each edit and
   by :meth:`Workspace.hold`), the thread lock every :class:`~mmstudio.project.Project` write
-  holds, and the edit lock (an ``asyncio.Lock`` per event loop) that serialises opening drafts,
-  commits and checkouts; it is never held while rendering.
+  holds, the edit lock (an ``asyncio.Lock`` per event loop) that serialises opening drafts,
+  commits and checkouts (never held while rendering), and the job locks
+  (:class:`JobLocks`: the page lock and one lock per element) with which every job manager
+  bound to the project schedules its jobs.
 - Restore, undo and redo (:meth:`Workspace.restore`, :meth:`undo`, :meth:`redo`) stage the
   version, then install it under the same locks, with the same cancellation rule.
 - A new project's first site (a project without a head) is seeded with
@@ -84,6 +86,53 @@ class RebaseError(ProjectError):
     """A draft's change no longer applies to the latest site (one line for the user)."""
 
 
+class PageLock:
+    """Shared (element jobs) / exclusive (page jobs) lock with writer preference."""
+
+    def __init__(self) -> None:
+        self._readers = 0
+        self._writer = False
+        self._writers_waiting = 0
+        self._changed = asyncio.Condition()
+
+    async def acquire(self, exclusive: bool) -> None:
+        async with self._changed:
+            if exclusive:
+                self._writers_waiting += 1
+                try:
+                    await self._changed.wait_for(lambda: not self._writer and self._readers == 0)
+                finally:
+                    self._writers_waiting -= 1
+                self._writer = True
+            else:
+                await self._changed.wait_for(
+                    lambda: not self._writer and self._writers_waiting == 0
+                )
+                self._readers += 1
+
+    async def release(self, exclusive: bool) -> None:
+        async with self._changed:
+            if exclusive:
+                self._writer = False
+            else:
+                self._readers -= 1
+            self._changed.notify_all()
+
+
+class JobLocks:
+    """How jobs on one project may overlap (:class:`~mmstudio.studio.jobs.JobManager`): an
+    element job holds :attr:`page` shared and its element's lock, a page job holds the page
+    exclusively. One event loop's."""
+
+    def __init__(self) -> None:
+        self.page = PageLock()
+        self._elements: dict[str, asyncio.Lock] = {}
+
+    def element(self, element_id: str) -> asyncio.Lock:
+        """The lock of ``element_id`` ("" for page jobs)."""
+        return self._elements.setdefault(element_id, asyncio.Lock())
+
+
 class ProjectLocks:
     """The locks of one project folder, one object per resolved path (see the module doc)."""
 
@@ -91,19 +140,26 @@ class ProjectLocks:
         self.root = root
         self.files = threading.RLock()  # every Project write method holds it
         self.drafts: set[Path] = set()  # this process's open draft folders
-        self._edit: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._per_loop: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[asyncio.Lock, JobLocks]
+        ] = weakref.WeakKeyDictionary()
         self._guard = threading.Lock()
 
-    def edit(self) -> asyncio.Lock:
-        """The edit lock of the running event loop (an asyncio lock belongs to one loop)."""
-        loop = asyncio.get_running_loop()
+    def _of_loop(self) -> tuple[asyncio.Lock, JobLocks]:
+        loop = asyncio.get_running_loop()  # asyncio locks belong to one loop
         with self._guard:
-            lock = self._edit.get(loop)
-            if lock is None:
-                lock = self._edit[loop] = asyncio.Lock()
-            return lock
+            found = self._per_loop.get(loop)
+            if found is None:
+                found = self._per_loop[loop] = (asyncio.Lock(), JobLocks())
+            return found
+
+    def edit(self) -> asyncio.Lock:
+        """The edit lock of the running event loop."""
+        return self._of_loop()[0]
+
+    def jobs(self) -> JobLocks:
+        """The job locks of the running event loop."""
+        return self._of_loop()[1]
 
 
 _registry: dict[Path, ProjectLocks] = {}
@@ -473,6 +529,8 @@ __all__ = [
     "DRAFT_KINDS",
     "Draft",
     "Evaluator",
+    "JobLocks",
+    "PageLock",
     "ProjectLocks",
     "Rebase",
     "RebaseError",

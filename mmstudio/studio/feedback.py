@@ -2,8 +2,9 @@
 as one job, and the ledger's view of every turn so far.
 
 Invariants:
-- A turn is a PAGE job (``element=None``) on the session's JobManager, so it never overlaps an
-  element refine or another turn; inside it nothing else is submitted (a nested element job would
+- A turn is a PAGE job (``element=None``) on the project's job locks (the session's JobManager,
+  or this service's own bound to the project), so it never overlaps an element refine or
+  another turn; inside it nothing else is submitted (a nested element job would
   wait for the page lock the turn holds).
 - A turn is one edit transaction of the project's
   :class:`~mmstudio.project.workspace.Workspace` (its locks are the project's, shared by every
@@ -23,6 +24,7 @@ from mmstudio.feedback.annotation import png_path
 from mmstudio.feedback.ledger import rates
 from mmstudio.feedback.turn import FeedbackError, check_input
 from mmstudio.project import Project
+from mmstudio.project.workspace import Workspace
 from mmstudio.providers.settings import Settings
 from mmstudio.refine.registry import Refiners, get_refiners
 from mmstudio.studio.jobs import Job, JobContext, JobManager
@@ -46,7 +48,10 @@ class FeedbackService:
         requirements (None: offline rules); ``refiners``: the refiners that apply what no
         offline operation can (None: the shared RefineService's model refiners, if any)."""
         self.project = project
-        self.jobs = jobs or JobManager()
+        if jobs is None:  # its own manager schedules with the project's job locks
+            jobs = JobManager()
+            jobs.bind(Workspace.of(project).locks)
+        self.jobs = jobs
         self.refine = refine
         self.chat = chat
         self.refiners = refiners
@@ -58,11 +63,18 @@ class FeedbackService:
         return found if found is not None and found.name != "offline" else None
 
     def _turn(self, ctx: JobContext | None = None) -> FeedbackTurn:
+        from mmstudio.feedback.condition_judge import condition_judge
+
         turn = FeedbackTurn(self.project)
+        model = None
         if self.chat is not None:
             from mmstudio.feedback.provider import model_judge, model_splitter
 
-            turn.splitter, turn.judge = model_splitter(self.chat), model_judge(self.chat)
+            turn.splitter, model = model_splitter(self.chat), model_judge(self.chat)
+        # what measurement cannot decide is read by the condition rules (after the model's
+        # verdicts, when a model is configured): "a fixed header", "a form with name and
+        # email", "three quotes" are checked on the page instead of staying unchecked
+        turn.judge = condition_judge(model, turns=True)
         turn.refiners = self.model_refiners
         if ctx is not None:
             turn.progress = ctx.progress

@@ -6,7 +6,11 @@ Invariants:
 - Element jobs hold the page *shared* plus their element's lock, so jobs on different elements run
   at once while two jobs on one element queue; a page job (``element=None``) holds the page
   *exclusively* and waits for running element jobs to finish (and blocks new ones) — the global
-  refiner never races a context patch.
+  refiner never races a context patch. These locks are the project's
+  (:class:`~mmstudio.project.workspace.JobLocks`, owned by its Workspace) once the manager is
+  bound to a project (:meth:`JobManager.bind`): every manager bound to the same project — the
+  app's session, a service's own — schedules against the same locks. Unbound, a manager uses
+  its own.
 - The latest request for the same ``slot`` wins: submitting a job with a slot cancels the older
   queued or running job of that slot (a newer evaluation replaces a stale one).
 - Only cancellations the manager asked for become ``cancelled``; cancelling a job never cancels
@@ -25,6 +29,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
+
+from mmstudio.project.workspace import JobLocks, ProjectLocks
 
 log = logging.getLogger(__name__)
 
@@ -84,39 +90,6 @@ class JobContext:
         self._manager._notify(self.job)
 
 
-class _PageLock:
-    """Shared (element jobs) / exclusive (page jobs) lock with writer preference."""
-
-    def __init__(self) -> None:
-        self._readers = 0
-        self._writer = False
-        self._writers_waiting = 0
-        self._changed = asyncio.Condition()
-
-    async def acquire(self, exclusive: bool) -> None:
-        async with self._changed:
-            if exclusive:
-                self._writers_waiting += 1
-                try:
-                    await self._changed.wait_for(lambda: not self._writer and self._readers == 0)
-                finally:
-                    self._writers_waiting -= 1
-                self._writer = True
-            else:
-                await self._changed.wait_for(
-                    lambda: not self._writer and self._writers_waiting == 0
-                )
-                self._readers += 1
-
-    async def release(self, exclusive: bool) -> None:
-        async with self._changed:
-            if exclusive:
-                self._writer = False
-            else:
-                self._readers -= 1
-            self._changed.notify_all()
-
-
 JobFunc = Callable[[JobContext], Awaitable[Any]]
 Listener = Callable[[Job], None]
 
@@ -129,10 +102,22 @@ class JobManager:
         self._tasks: dict[str, asyncio.Task] = {}
         self._slots: dict[str, str] = {}
         self._cancel_requested: set[str] = set()
-        self._element_locks: dict[str, asyncio.Lock] = {}
-        self._page = _PageLock()
+        self._own: JobLocks | None = None  # made on the loop that first runs a job
+        self._bound: ProjectLocks | None = None
         self._listeners: list[Listener] = []
         self._ids = itertools.count(1)
+
+    def bind(self, project_locks: ProjectLocks | None) -> None:
+        """Schedule the jobs submitted from now on with the job locks of ``project_locks`` (a
+        Workspace's ``locks``); None: with this manager's own."""
+        self._bound = project_locks
+
+    def _locks(self) -> JobLocks:
+        if self._bound is not None:
+            return self._bound.jobs()
+        if self._own is None:
+            self._own = JobLocks()
+        return self._own
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(job)`` on every change; returns a function that unsubscribes."""
@@ -156,7 +141,8 @@ class JobManager:
             if older:
                 self.cancel(older)
             self._slots[slot] = job.id
-        self._tasks[job.id] = asyncio.get_running_loop().create_task(self._run(job, func))
+        locks = self._locks()
+        self._tasks[job.id] = asyncio.get_running_loop().create_task(self._run(job, func, locks))
         self._notify(job)
         return job
 
@@ -186,11 +172,11 @@ class JobManager:
             await asyncio.wait(set(self._tasks.values()))
         return list(self.jobs.values())
 
-    async def _run(self, job: Job, func: JobFunc) -> None:
+    async def _run(self, job: Job, func: JobFunc, locks: JobLocks) -> None:
         exclusive = job.element is None
-        lock = self._element_locks.setdefault(job.element or "", asyncio.Lock())
+        lock = locks.element(job.element or "")
         try:
-            await self._page.acquire(exclusive)
+            await locks.page.acquire(exclusive)
             try:
                 async with lock:
                     job.state, job.started_at = "running", time.time()
@@ -198,7 +184,7 @@ class JobManager:
                     job.result = await func(JobContext(self, job))
                     job.state, job.progress = "done", 1.0
             finally:
-                await asyncio.shield(self._page.release(exclusive))
+                await asyncio.shield(locks.page.release(exclusive))
         except asyncio.CancelledError:
             if job.id not in self._cancel_requested:
                 raise

@@ -57,8 +57,11 @@ class RefineService:
         refiners: Refiners | None = None,
     ) -> None:
         self.project = project
-        self.jobs = jobs or JobManager()
         self.workspace = Workspace.of(project)
+        if jobs is None:  # its own manager schedules with the project's job locks
+            jobs = JobManager()
+            jobs.bind(self.workspace.locks)
+        self.jobs = jobs
         self.editor = SiteEditor(project, evaluator)
         self.refiners = refiners or RuleRefiners()  # the offline rules unless told otherwise
 

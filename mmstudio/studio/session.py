@@ -85,6 +85,7 @@ class Session:
             task.cancel()
         self.project, self._refiner = None, None
         self.flagged.clear()
+        self.jobs.bind(None)
         self._release()
 
     def _set_project(self, project: Project, lock: contextlib.ExitStack | None = None) -> None:
@@ -96,6 +97,7 @@ class Session:
         if self.project is None or self.project.root != project.root:
             self.flagged.clear()
         self.project = project
+        self.jobs.bind(Workspace.of(project).locks)  # jobs on it share the project's job locks
         self._refiner = RefineService(project, self.jobs)
 
     def _release(self) -> None:
