@@ -279,6 +279,29 @@ def test_the_judge_keeps_a_model_verdict_and_decides_the_rest(site):
     assert both["t1.r2"].detail == "judge: looks fine" and both["t1.r1"].passed is True
 
 
+def test_the_judge_of_feedback_turns_reads_free_requirements_in_their_own_words(site):
+    """A turn's free requirement ("Add a “Take Quiz” button …") is read as a condition only
+    with ``turns=True`` (the app's and the CLI's feedback); FronTalk's replay passes only its
+    test conditions. "The whole page" names no page."""
+    from mmstudio.feedback.requirements import Requirement as TurnRequirement
+
+    free = TurnRequirement(text='Put a "Take Quiz" button on the page', op="free")
+    free.id = "t1.r1"
+    vague = TurnRequirement(text="Make the whole page feel more premium", op="free")
+    vague.id = "t1.r2"
+    render = SimpleNamespace(site_dir=str(site), page="index.html", facts=_facts(),
+                             screenshot="", viewport={"width": 1280})  # fmt: skip
+    replay = asyncio.run(condition_judge(render_page=None)([free, vague], render))
+    assert replay == []
+    turns = {
+        v.requirement: v
+        for v in asyncio.run(condition_judge(render_page=None, turns=True)([free, vague], render))
+    }
+    assert turns["t1.r1"].passed is True
+    assert turns["t1.r2"].passed is None, turns["t1.r2"].detail
+    assert read_condition("Make the whole page feel more premium").where != "page"
+
+
 def test_colour_and_font_words():
     assert {"blue", "navy", "dark"} <= colour_names((20, 40, 110))
     assert "gray" in colour_names((128, 128, 128)) and "white" in colour_names((255, 255, 255))

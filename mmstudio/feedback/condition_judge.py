@@ -276,11 +276,21 @@ async def default_render(site: Path, file: str, width: int):
         return rendered.facts, _load_image(rendered.screenshot)
 
 
-def condition_judge(base=None, *, render_page: PageRender | None = default_render):
+def condition_judge(
+    base=None, *, render_page: PageRender | None = default_render, turns: bool = False
+):
     """A judge that decides FronTalk test conditions by rules (see the module doc); ``base``
     (a model judge, or None) is asked first and keeps every verdict it gives; other pages of
-    the site are rendered with ``render_page`` (None: only the rendered page is read)."""
+    the site are rendered with ``render_page`` (None: only the rendered page is read). With
+    ``turns`` the free requirements of feedback turns are read as conditions too (their own
+    words: "the header stays fixed at the top", "a form asking for name and email")."""
     cache = _Cache()
+
+    def reading_of(req: Any) -> tuple[str, str, str] | None:
+        found = condition_of(req)
+        if found is None and turns and getattr(req, "op", None) == "free":
+            return " ".join(str(req.text).split()), "", ""
+        return found
 
     async def judge(requirements: list, render) -> list:
         from mmstudio.feedback.ledger import Verdict
@@ -300,7 +310,7 @@ def condition_judge(base=None, *, render_page: PageRender | None = default_rende
         todo = [
             (r, c)
             for r in requirements
-            if (c := condition_of(r)) is not None
+            if (c := reading_of(r)) is not None
             and getattr(verdicts.get(r.id), "passed", None) is None
         ]
         site = _site(render, cache, render_page) if todo else None

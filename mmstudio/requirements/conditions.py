@@ -113,6 +113,10 @@ def read_condition(condition: str, pass_: str = "", fail: str = "") -> Condition
     return reading
 
 
+#: stems of words that qualify "page" without naming one ("the whole page", "this page")
+_NOT_A_PAGE_NAME = stems("whole entire full same current this that single web other every each")
+
+
 def _location(text: str) -> tuple[str, str]:
     """(where, page name): the page named after on / in / within (not the target of "to a …
     page"), else ``home`` when the homepage is named, else ``site``."""
@@ -123,7 +127,7 @@ def _location(text: str) -> tuple[str, str]:
         name = m.group(2).strip()
         if m.group(1).lower() in ("to", "into", "from") or HOME.search(name + " page"):
             continue
-        if stems(name):
+        if stems(name) - _NOT_A_PAGE_NAME:
             return "page", name
     homes = [m for m in HOME.finditer(text) if not _journey_origin(text, m.start())]
     return ("home", "") if homes else ("site", "")
