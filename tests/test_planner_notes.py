@@ -18,7 +18,7 @@ def _kinds(text: str) -> dict[str, str]:
 
 @pytest.mark.parametrize(
     ("excerpt", "quote", "kind"),
-    [  # dev prompts 065, 047, 076, 073, 016, 053, 034
+    [  # dev prompts 065, 047, 076, 073, 016, 053, 034, 115
         ("The logo text is set in a refined serif typeface, like “Cormorant Garamond,” colored "
          "in a pale cream", "Cormorant Garamond,", "typeface"),
         ("Headings use a high-contrast serif similar to “Didot” or “Playfair Display” for "
@@ -35,6 +35,11 @@ def _kinds(text: str) -> dict[str, str]:
          "flavor tiles", "term"),
         ("the main content begins with a brutalist “hero” section consisting of text",
          "hero", "term"),
+        ("a creamy off-white base (“#F7F3EC”) for the background, paired with muted terracotta",
+         "#F7F3EC", "colour"),
+        ("headings are in a bold, slightly condensed sans-serif that feels contemporary and "
+         "editorial (think of something like “Neue Display”), while body text", "Neue Display",
+         "typeface"),
     ],
 )  # fmt: skip
 def test_notes_are_found(excerpt: str, quote: str, kind: str) -> None:

@@ -1,7 +1,7 @@
 """Notes to the designer: quoted strings of a prompt that name a typeface or a part of the design.
 
 One pass, one job (issue 14): find the quotes that are never page copy, so the quote placer
-skips them. Two kinds:
+skips them. Three kinds:
 
 - ``typeface``: a font the prompt names ("a refined serif typeface, like “Cormorant Garamond,”",
   "a sans-serif similar to “Inter”"): a known family of ``vocabulary.NAMED_FONTS``, or a
@@ -13,7 +13,9 @@ skips them. Two kinds:
   lower-case words ("three stacked “task” rows", "progress “dials,”", "a brutalist “hero”
   section") not introduced by a word that makes it copy (``resources/offline/design_terms.json``
   lists them: "reading", "labeled", "like", "with", …) and not in a list of quotes ("nav links in
-  lowercase: “event”, “program”, “subscribe”" is copy).
+  lowercase: “event”, “program”, “subscribe”" is copy);
+- ``colour``: a colour code in quotes ("a creamy off-white base (“#F7F3EC”)"): the palette
+  reads it.
 
 Public API: :class:`Note`, :func:`design_notes`.
 """
@@ -30,14 +32,15 @@ from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
 from mmstudio.resources import resource
 
-NoteKind = Literal["typeface", "term"]
+NoteKind = Literal["typeface", "term", "colour"]
 
+_HEX_CODE = re.compile(r"^#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?$")
 _TERM = re.compile(r"^[a-z][a-z'’ -]*$")
 _WORD = r"(?:[A-Z][a-z]+|[A-Z]{2,3})"  # "Garamond", "IBM"
 _TITLE_WORDS = re.compile(rf"^{_WORD}(?:[ -](?:{_WORD}|\d{{2,3}}))*$")
 _TYPEFACE_CUE = re.compile(
     r"\b(?:fonts?|typefaces?|type|serif|sans-serif|sans|grotesk|grotesque|monospaced?|mono|"
-    r"script|slab|display face|lettering)\b[^.;“”\"]{0,30}?"
+    r"script|slab|display face|lettering)\b[^.;“”\"]{0,70}?"
     r"(?:\b(?:like|such as|similar to|e\.g\.,?|i\.e\.,?|reminiscent of|close to)|\()\s*$",
     re.I,
 )
@@ -58,11 +61,13 @@ def design_notes(prose: str, quotes: list[pt.Quote]) -> dict[int, Note]:
     :func:`prompt_text.find_all_quotes` gives them) that are never page copy."""
     notes: dict[int, Note] = {}
     for index, quote in enumerate(quotes):
-        before = prose[max(0, quote.start - 60) : quote.start]
+        before = prose[max(0, quote.start - 120) : quote.start]
         listed = bool(_IN_LIST.search(before[-12:]))
         previous = notes.get(quotes[index - 1].start) if index and listed else None
         face = _typeface(quote.text, before) or (previous and previous.kind == "typeface")
-        if face and _name_like(quote.text):
+        if _HEX_CODE.match(_bare(quote.text)):
+            notes[quote.start] = Note(quote, "colour")
+        elif face and _name_like(quote.text):
             notes[quote.start] = Note(quote, "typeface")
         elif _term(prose, quote, before, listed):
             notes[quote.start] = Note(quote, "term")
