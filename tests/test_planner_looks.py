@@ -107,3 +107,20 @@ def test_a_pinned_header_stays_at_the_top(sentence: str, sticky: bool) -> None:
     html = render_page(plan)
     assert bool(re.search(r'class="site-header[^"]*layout-sticky', html)) is sticky
     assert ".site-header.layout-sticky { position: sticky; top: 0;" in html
+
+
+def test_nav_links_lead_to_the_sections_they_name() -> None:
+    plan = plan_from_prompt(  # dev prompt 115, abridged
+        "Design an event landing page called “Tactile Futures 2025”.\n\n"
+        "At the top, a header holds the wordmark and nav links: “Overview”, “Speakers”, "
+        "“Schedule”, “Tickets”.\n\n"
+        "The speakers section shows three speaker cards: “Leena Okafor”, “Marco Ruiz” and "
+        "“Ana Lima”, each with a portrait photo.\n\n"
+        "The pricing section shows two ticket cards: “Digital Pass” at “€99” and “Full "
+        "Experience” at “€249”."
+    )
+    html = render_page(plan)
+    kinds = {s.id: s.kind for s in plan.sections}
+    for label, kind in (("Speakers", "team"), ("Tickets", "pricing")):
+        href = re.search(rf'<a href="#([\w-]+)"[^>]*>{label}</a>', html)
+        assert href is not None and kinds.get(href.group(1)) == kind, (label, href)

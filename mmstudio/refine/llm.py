@@ -46,7 +46,11 @@ from .registry import Refiners, RuleRefiners
 
 log = logging.getLogger(__name__)
 
-_ACTIVE = re.compile(r"<script\b|<iframe\b(?![^>]*data-mm-id)|\son\w+\s*=|javascript:", re.I)
+# inline scripts, unnamed frames, handler attributes, javascript: URLs; a <script src> is allowed
+# here and confined by the guardrails (a local file under assets/js/, see guardrails.py)
+_ACTIVE = re.compile(
+    r"<script\b(?![^>]*\ssrc\s*=)|<iframe\b(?![^>]*data-mm-id)|\son\w+\s*=|javascript:", re.I
+)
 _MARKUP_ONLY = re.compile(r"<(?:style|link|meta|base|head|body|html)\b", re.I)
 _BAD_CSS = re.compile(
     r"[{}<]|@import|expression\s*\(|javascript:|behavior\s*:|url\(\s*['\"]?\s*(?:[a-z]+:|//)",
@@ -59,8 +63,9 @@ class UnusableReply(ValueError):
 
 
 def active_content(before: str, after: str) -> list[str]:
-    """A problem line when ``after`` has more scripts, frames, event handlers or
-    ``javascript:`` URLs than ``before`` (empty list: it has not)."""
+    """A problem line when ``after`` has more inline scripts, frames, event handlers or
+    ``javascript:`` URLs than ``before`` (empty list: it has not). Scripts loaded from files
+    are checked by :func:`~mmstudio.refine.guardrails.script_problems` instead."""
     old, new = _ACTIVE.findall(before), _ACTIVE.findall(after)
     if len(new) <= len(old):
         return []

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import mimetypes
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -168,11 +169,23 @@ class Sandbox:
         if message.text.startswith("Failed to load resource"):
             return
         if message.type == "error" and len(self.console_errors) < 50:
-            self.console_errors.append(message.text[:300])
+            try:
+                where = message.location or {}
+            except Exception:  # a message of a closed page
+                where = {}
+            line = where.get("lineNumber")  # 0-based in Playwright
+            at = _where(str(where.get("url", "")), line + 1 if isinstance(line, int) else None)
+            self.console_errors.append(message.text[:300] + at)
 
     def on_page_error(self, error) -> None:
+        """An uncaught exception: its message and, as evidence, the first place of the site
+        its stack names (`` (at assets/js/tabs.js:12)``)."""
         if len(self.console_errors) < 50:
-            self.console_errors.append(f"uncaught: {str(error)[:300]}")
+            found = _STACK_PLACE.search(str(getattr(error, "stack", "") or ""))
+            at = _where(f"{ORIGIN}/{found.group(1)}", int(found.group(2))) if found else ""
+            text, name = str(error), str(getattr(error, "name", "") or "")
+            text = f"{name}: {text}" if name and not text.startswith(name) else text
+            self.console_errors.append(f"uncaught: {text[:300]}{at}")
 
     def attach(self, context, page) -> None:
         """Wire the handlers to a context (routes, popups) and its page (dialogs, console)."""
@@ -188,6 +201,18 @@ async def _abort_quietly(route) -> None:
         await route.abort("failed")
     except Exception:  # already handled, or the page is gone
         log.debug("could not abort %s", route.request.url, exc_info=True)
+
+
+_STACK_PLACE = re.compile(re.escape(ORIGIN) + r"/([^\s():]+):(\d+)(?::\d+)?")
+
+
+def _where(url: str, line: object) -> str:
+    """`` (at PATH:LINE)`` for a URL of the site ("" for anything else or no line); the page
+    itself shows as ``index.html``."""
+    path = relative(url, Path("."))
+    if not url.startswith(ORIGIN) or not isinstance(line, int) or line <= 0:
+        return ""
+    return f" (at {path or 'index.html'}:{line})"
 
 
 def _frame_url(request) -> str:

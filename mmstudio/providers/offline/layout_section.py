@@ -8,14 +8,17 @@ or a stack, with media, cards and table in the order the prompt describes them.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from markupsafe import Markup, escape
 
 from mmstudio.plan import ChartPlan, DataTable, DesignPlan, ImagePlan, Section
 from mmstudio.providers.offline import page_css
+from mmstudio.resources import resource
 
 SIDE_WIDTH_PX = 264
 _TEXT_BLOCKS = ("intro", "nav", "copy", "tags", "buttons")
@@ -77,17 +80,36 @@ class SectionView:
 
 
 def _anchor(text: str, plan: DesignPlan, default: str = "#top") -> str:
-    """``#<section id>`` of the section a nav item or button names, else ``default``."""
+    """``#<section id>`` of the section a nav item or button names, else ``default``: the
+    section whose title, kind or id holds the label (or the label it), then one whose headings
+    or card titles hold all the label's words, then the first of the kinds
+    ``resources/offline/nav_targets.json`` gives the label's words ("Speakers" → team)."""
     wanted = _norm(text)
     if not wanted:
         return default
-    for section in plan.sections:
-        if section.kind in ("header", "footer", "sidebar"):
-            continue
+    body = [s for s in plan.sections if s.kind not in ("header", "footer", "sidebar")]
+    for section in body:
         names = (_norm(section.title), _norm(section.kind), _norm(section.id))
         if any(name and (wanted == name or wanted in name or name in wanted) for name in names):
             return f"#{section.id}"
+    words = {w for w in wanted.split() if len(w) > 2 and w not in ("the", "and", "our", "my")}
+    for section in body:
+        shown = " ".join([*section.headings, *(i.title for i in section.items)])
+        if words and words <= set(_norm(shown).split()):
+            return f"#{section.id}"
+    for word in wanted.split():
+        for kind in _nav_kinds().get(word, []):
+            target = next((s for s in plan.sections if s.kind == kind), None)
+            if target is not None:
+                return f"#{target.id}"
     return default
+
+
+@cache
+def _nav_kinds() -> dict[str, list[str]]:
+    """``{word: [section kind, …]}`` of ``resources/offline/nav_targets.json``."""
+    data = json.loads(resource("offline", "nav_targets.json").read_text(encoding="utf-8"))
+    return data["kinds"]
 
 
 def _button_target(plan: DesignPlan, section: Section) -> str:
