@@ -15,7 +15,7 @@ from mmstudio.evaluate.findings import Findings
 from mmstudio.evaluate.page_checks import check_page
 from mmstudio.feedback import functional
 from mmstudio.pipeline import behaviours as kit
-from mmstudio.refine import guardrails
+from mmstudio.refine import guardrails, llm
 from mmstudio.render import find_browser
 from mmstudio.render.sandbox import ORIGIN, Sandbox
 from mmstudio.resources import resource
@@ -114,6 +114,9 @@ def test_a_page_may_gain_local_scripts_but_nothing_else_active():
     for added, why in cases.items():
         problems = guardrails.script_problems(PAGE, _with(added))
         assert problems and why in problems[0], (added, problems)
+    local = _with('<script src="assets/js/mm-tabs.js"></script>')
+    assert llm.active_content(PAGE, local) == []  # a model page revision may load a kit file
+    assert llm.active_content(PAGE, _with("<script>go()</script>"))
     inline = _with("<script>window.a = 1</script>")
     assert guardrails.script_problems(inline, inline) == []  # what the page had stays allowed
     assert "inline script" in guardrails.script_problems(inline, inline.replace("1", "2"))[0]

@@ -164,7 +164,7 @@ async def test_context_markup_reply_replaces_only_the_wrapper(tmp_path, server):
             lambda iframe: iframe.replace("assets/sales-chart.html", "assets/other.html"),
             "drops the asset path assets/sales-chart.html",
         ),
-        (lambda iframe: iframe + '<script>alert("x")</script>', "active content"),
+        (lambda iframe: iframe + '<script>alert("x")</script>', "inline script"),
     ],
 )
 async def test_guardrails_refuse_a_bad_context_reply_and_the_rules_stand_in(

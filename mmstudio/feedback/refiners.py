@@ -224,7 +224,7 @@ def _take(result: Applied, call: Call, changes: list[Change] | str) -> None:
 def merge(draft: Draft, change: Change) -> Draft:
     """A copy of ``draft`` with ``change`` applied; raises OperationError (one line) when it
     breaks a guardrail on the draft or changes nothing."""
-    problems = guardrails.file_problems(list(change.files))
+    problems = guardrails.file_problems(change.files)
     page = change.page(draft.page) if change.page else draft.page
     problems += guardrails.page_problems(draft.page, page)
     if problems:

@@ -72,7 +72,7 @@ class SiteEditor:
         says what happened. A ``settled`` change is only recorded."""
         if change.settled is not None:
             return await self._record(change, *change.settled, baseline, job)
-        problems = guardrails.file_problems(list(change.files))
+        problems = guardrails.file_problems(change.files)
         if problems:
             return await self._record(change, "rejected", problems[0], baseline, job)
         async with self.workspace.edit(job, kind="trial", what="mmstudio refine") as draft:
