@@ -4,7 +4,8 @@
 
 For each prompt:
 (a) the share of its quoted strings (the judge's pattern: text inside “…” or "…" of 2–80
-    characters, normalised like ``sitecheck.py``) found in the plan's *visible* text fields
+    characters, normalised like ``sitecheck.py``, the sentence's comma and a short label's full
+    stop left out as its strict mode does) found in the plan's *visible* text fields
     (section copy, items, tables, chart titles, captions and data, image/video alt text: what
     the layout shows); ``plan`` also counts the typography hints (font names the prompt quotes,
     which a page shows only as CSS);
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import time
 from pathlib import Path
@@ -41,7 +43,7 @@ def visible_text(plan: DesignPlan) -> str:
         parts += section.headings + section.paragraphs + section.buttons
         parts += section.nav_items + section.tags
         for item in section.items:
-            parts += [item.title, item.text, item.value, item.label, item.meta]
+            parts += [item.title, item.text, item.value, item.label, item.meta, *item.points]
         if section.table:
             parts += section.table.columns + [str(c) for r in section.table.rows for c in r]
     for element in plan.elements():
@@ -55,6 +57,15 @@ def visible_text(plan: DesignPlan) -> str:
     return normalise(" \n ".join(p for p in parts if p))
 
 
+def _label(quote: str) -> str:
+    """A quote as the strict checker reads it (``sitecheck.py``): the sentence's comma and a
+    short label's full stop that English puts inside the quotes are not part of the label."""
+    text = normalise(quote).rstrip(",;").rstrip()
+    initial = re.search(r"(?:^|\s)\w\.$", text)  # "jana l." keeps its full stop
+    short = len(text.split()) <= 3 and not text.endswith("..") and not initial
+    return text.rstrip(".") if short else text
+
+
 def measure(prompt: str) -> dict:
     """Quote and hex shares (0–1), planning time (ms) and the missing quotes of one prompt."""
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -62,7 +73,7 @@ def measure(prompt: str) -> dict:
     elapsed_ms = (time.perf_counter() - start) * 1000
     cpu_ms = (time.process_time() - cpu_start) * 1000
     text = visible_text(plan)
-    quotes = sorted({normalise(q) for q in QUOTE_RE.findall(prompt) if len(q.strip()) >= 2})
+    quotes = sorted({_label(q) for q in QUOTE_RE.findall(prompt) if len(q.strip()) >= 2})
     hexes = sorted({h.lower() for h in HEX_RE.findall(prompt)})
     palette = {c.hex.lower() for c in plan.layout.palette}
     missing = [q for q in quotes if q not in text]

@@ -82,7 +82,7 @@ def plan_texts(plan: DesignPlan) -> list[str]:
         texts += [*s.buttons, *s.nav_items, *s.tags]
         for item in s.items:
             meta = "" if item.meta == "field" else item.meta  # a form field: label + input
-            texts += [item.title, item.text, item.value, item.label, meta]
+            texts += [item.title, item.text, item.value, item.label, meta, *item.points]
         if s.table:
             texts += [*s.table.columns, s.table.source]
             texts += [cell_text(c) for row in s.table.rows for c in row]
