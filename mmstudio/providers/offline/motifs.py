@@ -395,8 +395,20 @@ def choose(
         _source, word, found = pool[0]
         other = [Motif(s, m.name) for m in found for s in COLOUR_SETS if m.colour]
         other = [m for m in dict.fromkeys(other) if m.ref not in taken and lib.has(m)]
-        choice.main = other[0] if other else found[seed % len(found)]
-        choice.words.append(word)
+        if other:
+            choice.main = other[0]
+            choice.words.append(word)
+    generic = _generic(plan.page_kind, lib)
+    if choice.main is None:  # nothing matched, or all of it is drawn already: the page's theme
+        fresh = [m for m in generic if _concept(m) not in taken] or [
+            m for m in generic if m.ref not in taken
+        ]
+        if fresh:
+            choice.main = fresh[seed % min(len(fresh), 3)]
+        elif pool:
+            choice.main = pool[0][2][seed % len(pool[0][2])]
+        elif generic:
+            choice.main = generic[seed % len(generic)]
     for _source, word, found in matched:
         if len(choice.support) >= 4:
             break
@@ -404,20 +416,21 @@ def choose(
         if extra and word not in choice.words[:1]:
             choice.support.append(extra[0])
             choice.words.append(word)
+    if len(choice.support) < 2:
+        choice.support += [m for m in generic if m != choice.main][seed % 5 : seed % 5 + 2]
     if not own:
         own_words = dict.fromkeys(words_of(subject_texts(element, plan)[0][1]))
         subject = " ".join(list(own_words)[:5]) or "(no subject)"
         theme = matched[0][1] if matched else plan.page_kind
-        if choice.main is None:
-            generic = index_data()["generic"].get(plan.page_kind, index_data()["generic"]["other"])
-            names = [lib.named(n, COLOUR_SETS) for n in generic]
-            motifs = [m for m in names if m]
-            motifs = [m for m in motifs if _concept(m) not in taken] or motifs
-            if motifs:
-                choice.main = motifs[seed % len(motifs)]
-                choice.support += [m for m in motifs if m != choice.main][:2]
         choice.note = f"no motif for '{subject}'; drew a generic {theme} scene"
     return choice
+
+
+def _generic(page_kind: str, lib: Library) -> list[Motif]:
+    """Motifs for a page with no subject words left: its kind's, then a broad pool."""
+    data = index_data()["generic"]
+    names = [*data.get(page_kind, data["other"]), *data["any"]]
+    return list(dict.fromkeys(m for n in names if (m := lib.named(n, COLOUR_SETS))))
 
 
 def assign_page(plan: DesignPlan, lib: Library | None = None) -> dict[str, Choice]:

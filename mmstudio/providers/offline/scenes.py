@@ -160,12 +160,18 @@ def _upscale(c: Canvas, size: tuple[int, int]) -> Image.Image:
     return img.resize(size, Image.Resampling.BICUBIC)
 
 
-def _sky(c: Canvas, col: art.Colors, a: tuple[RGB, ...], rnd: random.Random, ground: float) -> None:
+def _sky(
+    c: Canvas, col: art.Colors, a: tuple[RGB, ...], rnd: random.Random, ground: float, dusk: bool
+) -> None:
+    """Sky, sun and a two-band ground from ``ground`` (fraction of the height) down; a ``dusk``
+    sky is darker at the top (repeated heroes alternate)."""
     top = shade(mix(a[0], col.background, 0.45), 0.08, 0.8)
     low = shade(mix(a[1], (255, 255, 255), 0.55), 0.05, 0.8)
     if col.dark_page:
         top = shade(mix(col.background, a[0], 0.25), -0.02)
         low = shade(mix(a[0], col.background, 0.55), 0.06, 0.9)
+    if dusk:
+        top, low = shade(mix(a[0], col.text, 0.35), -0.12), shade(low, 0.08)
     c.gradient([top, mix(top, low, 0.6), low], 90)
     sx, sy = c.w * rnd.uniform(0.15, 0.85), c.h * rnd.uniform(0.12, 0.3)
     c.glow(sx, sy, c.m * 0.5, shade(a[2], 0.3), 0.4)
@@ -177,11 +183,12 @@ def _sky(c: Canvas, col: art.Colors, a: tuple[RGB, ...], rnd: random.Random, gro
     c.vignette(0.18)
 
 
-def _field(c: Canvas, col: art.Colors, tint: RGB, weight: float) -> None:
-    c.gradient(
-        [mix(col.surface, tint, weight), shade(mix(col.surface, tint, weight + 0.1), -0.05)], 70
-    )
-    c.glow(c.w * 0.35, c.h * 0.3, c.m * 0.7, shade(mix(col.surface, tint, weight), 0.12), 0.5)
+def _field(c: Canvas, col: art.Colors, tint: RGB, weight: float, rnd: random.Random) -> None:
+    """A tinted field: a gradient at a random angle and a soft light at a random spot."""
+    low = shade(mix(col.surface, tint, weight + 0.1), -0.05)
+    c.gradient([mix(col.surface, tint, weight), low], rnd.uniform(0, 360))
+    light = shade(mix(col.surface, tint, weight), 0.12)
+    c.glow(c.w * rnd.uniform(0.2, 0.8), c.h * rnd.uniform(0.15, 0.6), c.m * 0.7, light, 0.5)
 
 
 def compose(
@@ -212,17 +219,22 @@ def compose(
     landscape = w >= h * 1.15
 
     if kind in ("hero", "illustration"):
-        ground = rnd.uniform(0.7, 0.78)
-        slots = (0.5, 0.33, 0.67)
-        mx = w * slots[variant % 3] if landscape else w * 0.5
-        main_px = m * (0.62 if kind == "hero" else 0.56) * rnd.uniform(0.92, 1.05)
+        # framing cycles with periods 5, 4 and 3 so repeats of one role differ for 60 slots
+        ground = (0.74, 0.64, 0.8, 0.69)[variant % 4] + rnd.uniform(-0.02, 0.02)
+        slots = (0.5, 0.3, 0.7, 0.4, 0.6)
+        mx = w * (slots[variant % 5] + rnd.uniform(-0.03, 0.03))
+        cy = h * 0.47
+        if not landscape:  # narrower slots move the subject less sideways, more up and down
+            mx = w * (0.5 + (slots[variant % 5] - 0.5) * 0.5 + rnd.uniform(-0.03, 0.03))
+            cy = h * (0.42, 0.5, 0.36)[(variant // 3) % 3]
+        main_px = m * (0.62 if kind == "hero" else 0.56) * (1.0, 0.82, 1.1)[variant % 3]
         # repeated illustrations alternate: a blob (circle, rounded square, arch) or a ground
         grounded = kind == "hero" or variant % 3 == 2
         if grounded:
-            _sky(c, col, a, rnd, ground)
+            _sky(c, col, a, rnd, ground, dusk=variant % 4 == 2)
         else:
-            _field(c, col, a[0], 0.16)
-            bx, by, r = mx / 2, h * 0.47 / 2, m * 0.21
+            _field(c, col, a[0], (0.16, 0.42, 0.08, 0.3)[variant % 4], rnd)
+            bx, by, r = mx / 2, cy / 2, m * rnd.uniform(0.18, 0.24)
             form = (variant // 3 + art.seed_for(element.id)) % 3
             if form == 0:
                 blob = circle(c, bx, by, r)
@@ -232,7 +244,8 @@ def compose(
                 blob = np.minimum(
                     circle(c, bx, by - r * 0.25, r), box(c, bx, by + r * 0.4, r, r * 0.65)
                 )
-            c.shape(blob, shade(a[0], 0.18, 0.8), soft=2.0)
+            light = (0.18, -0.14)[(variant // 2) % 2] if not col.dark_page else 0.18
+            c.shape(blob, shade(a[0], light, 0.8), soft=2.0)
             step = c.m * 0.045
             gx, gy = c.w * (0.8 if mx < w / 2 else 0.08), c.h * 0.12
             dots = (
@@ -252,9 +265,9 @@ def compose(
                 Layer(img, w * rnd.uniform(0.08, 0.92), h * rnd.uniform(0.1, 0.35), 0.1, "deco")
             )
         main = motif_image(choice.main, main_px, a[0], flip and not choice.main.colour)
-        my = h * ground - main.height / 2 + m * 0.04 if grounded else h * 0.47
+        my = h * ground - main.height / 2 + m * 0.04 if grounded else cy
         if not landscape:
-            my = h * (ground if grounded else 0.42) - (main.height / 2 if grounded else 0)
+            my = h * ground - main.height / 2 if grounded else cy
         others = support[:4] if landscape else support[:3]
         for j, motif in enumerate(others):
             side = (-1 if j % 2 == 0 else 1) * (-1 if flip else 1)
@@ -345,8 +358,8 @@ def compose(
             bx = w * (0.2 if flip else 0.8)
             layers.append(Layer(img, bx, h * 0.2, 0.6, "support", 0.35))
     elif kind in ("thumbnail", "icon"):
-        tint = a[variant % 3]
-        _field(c, col, tint, 0.3 if kind == "thumbnail" else 0.12)
+        tint = a[(variant + (kind == "icon")) % 3]  # an icon and a thumbnail of a page differ
+        _field(c, col, tint, 0.3 if kind == "thumbnail" else 0.12, rnd)
         main_px = m * (0.62 if kind == "thumbnail" else 0.42)
         if kind == "icon":
             badge = box(c, c.w / 2, c.h / 2, c.m * 0.32, c.m * 0.32, c.m * 0.1)
