@@ -1,10 +1,13 @@
-"""Buttons in the prompt's colours, not the planner's blue (issue 14, defect class 6)."""
+"""Buttons in the prompt's colours, prices in the place's currency (issue 14, class 6)."""
 
 from __future__ import annotations
+
+import pytest
 
 from mmstudio.plan import DesignPlan
 from mmstudio.providers.offline import vocabulary
 from mmstudio.providers.offline.planner import plan_from_prompt
+from mmstudio.providers.offline.planner_currency import currency_for
 
 DEFAULT_BLUES = {"#2f6fed", "#4f8cff"}  # the light and dark schemes' primary
 
@@ -44,3 +47,27 @@ def test_the_prompts_own_hex_wins_over_the_colour_word() -> None:
 def test_no_colour_at_all_keeps_the_scheme() -> None:
     plan = plan_from_prompt("A landing page for a bakery with a hero photo and a menu.")
     assert _role(plan, "primary") in DEFAULT_BLUES
+
+
+@pytest.mark.parametrize(
+    ("prose", "symbol"),
+    [
+        ("A landing page for a small bakery in Leeds with a menu of breads.", "£"),
+        ("An event page for a design festival in Lisbon, with tickets.", "€"),
+        ("A shop page for a tea house in Kyoto.", "¥"),
+        ("Tickets start at €25 for a club night in London.", "€"),  # a written price wins
+        ("An Italian restaurant in Chicago with a menu of pastas.", "$"),  # cuisine, not place
+        ("A landing page for a bakery with a menu of breads.", "$"),
+    ],
+)
+def test_sample_prices_take_the_places_currency(prose: str, symbol: str) -> None:
+    assert currency_for(prose) == symbol
+
+
+def test_a_short_brief_in_leeds_prices_in_pounds() -> None:
+    plan = plan_from_prompt(
+        "A landing page for a small neighbourhood bakery in Leeds called Crumb & Co. with a hero "
+        "photo, a menu of breads with prices, opening hours and a contact form."
+    )
+    prices = [i.value for s in plan.sections for i in s.items if i.value]
+    assert prices and all(p.startswith("£") for p in prices)

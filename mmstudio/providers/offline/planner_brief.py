@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from mmstudio.plan import SectionItem
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
+from mmstudio.providers.offline.planner_currency import currency_for
 from mmstudio.providers.offline.planner_elements import ElementDraft
 from mmstudio.providers.offline.planner_sections import Draft
 
@@ -252,7 +253,7 @@ def expand(prose: str, title: str, drafts: list[Draft]) -> list[Draft]:
     if len(parts) < 2 or sum(p.kind not in ("header", "footer") for p in parts) <= len(body):
         return drafts  # the segmentation already found every part it lists
     opening = pt.split_units(prose)[0].text
-    currency = next((c for c in "$€£¥" if c in prose), "$")
+    currency = currency_for(prose)  # "a bakery in Leeds" → £
     brief = Brief(title, subject(opening), unquoted_name(opening), currency)
     built = [_BUILDERS.get(p.kind, _content)(p, brief, parts) for p in parts]
     if not any(d.kind == "header" for d in built):
