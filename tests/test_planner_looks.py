@@ -124,3 +124,17 @@ def test_nav_links_lead_to_the_sections_they_name() -> None:
     for label, kind in (("Speakers", "team"), ("Tickets", "pricing")):
         href = re.search(rf'<a href="#([\w-]+)"[^>]*>{label}</a>', html)
         assert href is not None and kinds.get(href.group(1)) == kind, (label, href)
+
+
+@pytest.mark.parametrize(
+    ("excerpt", "text", "hex_colour"),
+    [  # dev prompt 101: the colour after a clause about the font, or after "is left-aligned"
+        ("the text “Cloud Lagoon” in a bold, playful font, in deep indigo. Under it",
+         "Cloud Lagoon", "#4338ca"),
+        ("The heading “Session Timeline” is left-aligned in indigo, with a small toggle",
+         "Session Timeline", "#4338ca"),
+    ],
+)  # fmt: skip
+def test_colour_words_after_a_clause(excerpt: str, text: str, hex_colour: str) -> None:
+    found = {c["text"]: c["hex"] for c in text_colours(excerpt, [])}
+    assert found.get(text) == hex_colour

@@ -25,8 +25,10 @@ _ADJECTIVES = (
     r"uppercase|lowercase|italic|thin|heavy|solid|saturated|dusty|electric|neon|glowing|"
     r"semi-bold|medium|medium-bold|regular|serif|sans-serif|monospaced|all-caps|caps)[\s,]+){0,3}"
 )
+#: "“X” in teal", "“X” is left-aligned in indigo", "“X” in a bold, playful font, in indigo"
 _AFTER = re.compile(
-    r"^[”\"]?\s*,?\s*\(?\s*(?:(?:is|are)\s+)?(?:(?:set|written|shown|printed|rendered|displayed|"
+    r"^[”\"]?\s*,?\s*\(?\s*(?:[^.;“”\"]{0,50},\s*)?(?:(?:is|are)\s+(?:[\w-]+\s+){0,2}?)?"
+    r"(?:(?:set|written|shown|printed|rendered|displayed|"
     r"colou?red|highlighted|appears?|appearing|styled|text)\s+)?(?:in|with|on)\s+(?:an?\s+|the\s+)?"
     + _ADJECTIVES
     + r"$",
