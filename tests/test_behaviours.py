@@ -78,6 +78,21 @@ def test_install_copies_the_scripts_and_head_tags_load_them(tmp_path):
         kit.install(tmp_path, ["nope"])
 
 
+def test_placing_a_component_the_way_a_feedback_operation_would_passes_the_guardrails():
+    page = (
+        "<html><head><title>x</title><style>p{}</style></head><body><main>"
+        '<section data-mm-section="faq"><h2>FAQ</h2></section></main></body></html>'
+    )
+    markup = kit.snippet("accordion", items=[("Q?", "A.")], mm_id="faq-accordion")
+    after = kit.with_head_tags(page, ["accordion"]).replace("</h2>", "</h2>" + markup)
+    assert kit.with_head_tags(after, ["accordion"]) == after  # idempotent
+    assert after.index('src="assets/js/mm-accordion.js"') < after.index("</head>")
+    assert guardrails.page_problems(page, after) == []
+    assert guardrails.file_problems(kit.files(["accordion"])) == []
+    with pytest.raises(ValueError, match="no </head>"):
+        kit.with_head_tags("<p>bare</p>", ["tabs"])
+
+
 def test_every_kit_file_is_confined_and_licensed():
     readme = (resource("behaviours") / "README.md").read_text(encoding="utf-8")
     assert "MIT" in readme

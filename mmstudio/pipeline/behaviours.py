@@ -9,7 +9,8 @@ This module is what a designer or a feedback operation calls to place one:
 - :func:`configure` turns those words (and optional items) into the keyword arguments of
   :func:`snippet`, which returns the component's markup, every text escaped.
 - :func:`install` copies the kit files a page needs into the site (``assets/js/mm-<name>.js``,
-  ``assets/css/mm-behaviours.css``) and :func:`head_tags` gives the ``<link>`` / ``<script
+  ``assets/css/mm-behaviours.css``; :func:`files` gives the same as bytes for a refiner's
+  ``Change.files``) and :func:`head_tags` / :func:`with_head_tags` the ``<link>`` / ``<script
   defer>`` lines that load them. Scripts are local files of the site, as the guardrails require.
 
 The DOM each component exposes (roles, ``aria-*`` states, ``data-mm-*`` markers) is documented
@@ -178,6 +179,19 @@ def head_tags(names: Iterable[str], prefix: str = "") -> str:
     lines = [f'<link rel="stylesheet" href="{prefix}{CSS_PATH}">']
     lines += [f'<script src="{prefix}{KIT[n].site_path}" defer></script>' for n in names]
     return "\n".join(lines)
+
+
+def with_head_tags(html: str, names: Iterable[str], prefix: str = "") -> str:
+    """``html`` with the :func:`head_tags` lines it lacks inserted before ``</head>`` (each
+    once: calling it again changes nothing); raises ValueError for a page without
+    ``</head>``, KeyError for an unknown name."""
+    missing = [t for t in head_tags(names, prefix).splitlines() if t not in html]
+    if not missing:
+        return html
+    at = html.lower().find("</head>")
+    if at < 0:
+        raise ValueError("the page has no </head> to load the behaviour kit from")
+    return html[:at] + "".join(f"{t}\n" for t in missing) + html[at:]
 
 
 # --- markup ---------------------------------------------------------------------------------
