@@ -787,3 +787,140 @@ def test_a_requirement_the_score_counted_is_not_counted_twice():
     score, issues, tip = row_badge(report, "chart", 0.8)
     assert score == pytest.approx(0.8) and issues == 1 and "0 of 1" in tip
     assert row_badge(report, "nothing", None)[0] is None  # nothing judged it: no 1.00
+
+
+def _chart_plan() -> DesignPlan:
+    return DesignPlan.model_validate(
+        {
+            "title": "Sales",
+            "layout": {
+                "palette": [{"role": "primary", "hex": "#2F6FED"}],
+                "typography": {"heading": "serif", "body": "sans-serif"},
+            },
+            "sections": [
+                {
+                    "id": "numbers",
+                    "kind": "charts",
+                    "title": "Numbers",
+                    "element_ids": ["sales", "pic"],
+                },
+            ],
+            "images": [
+                {
+                    "id": "pic",
+                    "save_path": "assets/pic.webp",
+                    "prompt": "a cup",
+                    "context": {"section": "numbers", "role": "photo"},
+                    "display_width_px": 200,
+                    "display_height_px": 100,
+                },
+            ],
+            "charts": [
+                {
+                    "id": "sales",
+                    "save_path": "assets/sales.html",
+                    "prompt": "sales",
+                    "title": "Q",
+                    "context": {"section": "numbers", "role": "data"},
+                    "display_width_px": 400,
+                    "display_height_px": 300,
+                    "source_data": {"columns": ["m", "v"], "rows": [["a", 1]]},
+                },
+            ],
+        }
+    )
+
+
+def test_the_plan_tree_offers_the_edits_each_row_takes(qtbot, monkeypatch):
+    """The plan is the designer's to edit: a context menu per kind (an image's subject, a
+    chart's title and type, a section's title, a palette colour), double-click edits, and a
+    cancelled or unchanged answer requests nothing."""
+    from mmstudio.gui.plan_tree import PlanTree
+
+    tree = PlanTree()
+    qtbot.addWidget(tree)
+    tree.show_plan(_chart_plan(), None)
+    asked = []
+    tree.edit_requested.connect(lambda *args: asked.append(args))
+    items = tree._items
+    labels = lambda item: [label for label, _ in tree.edit_actions(item)]  # noqa: E731
+    assert labels(items["pic"]) == ["Edit subject…"]
+    assert labels(items["sales"]) == ["Edit title…", "Chart type"]
+    assert labels(items["numbers"]) == ["Edit title…"]
+    swatch = tree.topLevelItem(0).child(0)
+    assert labels(swatch) == ["Change the primary colour…"]
+    assert tree.edit_actions(items["pic"].child(0)) == []  # "role: photo" edits nothing
+    menu = tree.context_menu(tree.edit_actions(items["sales"]))
+    [_, types] = [a for a in menu.actions()]
+    chart_types = {a.text(): a for a in types.menu().actions()}
+    assert "✓ bar" in chart_types and "line" in chart_types
+    chart_types["line"].trigger()
+    assert asked.pop() == ("element", "sales", {"chart_type": "line"})
+    chart_types["✓ bar"].trigger()  # the current type: nothing to do
+    assert asked == []
+
+    answers = iter(["a red bicycle", None, "Revenue", "  Numbers  "])
+    monkeypatch.setattr(tree, "ask_text", lambda *a: next(answers))
+    prompt_row = next(items["pic"].child(i) for i in range(items["pic"].childCount())
+                      if items["pic"].child(i).text(0).startswith("prompt:"))  # fmt: skip
+    tree.itemDoubleClicked.emit(prompt_row, 0)
+    assert asked.pop() == ("element", "pic", {"prompt": "a red bicycle", "alt": "a red bicycle"})
+    assert not tree.edit(items["pic"])  # cancelled
+    assert tree.edit(items["sales"].child(0))  # "title: Q"
+    assert asked.pop() == ("element", "sales", {"title": "Revenue"})
+    assert not tree.edit(items["numbers"])  # unchanged once trimmed
+    monkeypatch.setattr(tree, "ask_colour", lambda hex_colour, role: "#7a3e1d")
+    tree.itemDoubleClicked.emit(swatch, 0)
+    assert asked == [("palette", "primary", {"primary": "#7a3e1d"})]
+
+
+def test_editing_an_image_subject_in_the_tree_regenerates_it_and_the_preview_shows_it(
+    window, qtbot, monkeypatch
+):
+    """Done-when of the plan edit: the subject edited in the tree is a job in the Jobs dock,
+    that image alone is made again (the page changes only its alt text), the tree and a notice
+    say what was done, and the preview shows the new picture (the fixture's was broken)."""
+    import mmstudio.refine.apply as apply
+
+    async def fast(page, plan, out_dir):
+        return Report(scores=Scores(image=0.9, layout=0.9).with_overall())
+
+    monkeypatch.setattr(apply, "render_and_score", fast)
+    project = window.session.project
+    before = {p.name: p.read_bytes() for p in project.site_dir.rglob("*") if p.is_file()}
+    monkeypatch.setattr(window.tree, "ask_text", lambda *a: "a lighthouse at dusk")
+    item = window.tree._items["hero_image"]
+
+    async def drive():
+        assert window.tree.edit(item)
+        [job] = [j for j in window.session.jobs.jobs.values() if j.kind == "edit-image"]
+        assert job.element == "hero_image"
+        done = await window.session.jobs.wait(job.id)
+        assert done.state == "done", done.error
+        if window._refreshing is not None:
+            await window._refreshing
+        return done
+
+    done = asyncio.run(drive())
+    after = {p.name: p.read_bytes() for p in project.site_dir.rglob("*") if p.is_file()}
+    assert after["hero.png"] != before["hero.png"]
+    assert after["index.html"] == before["index.html"].replace(
+        b'alt="hero"', b'alt="a lighthouse at dusk"'
+    )
+    assert project.read_plan().element("hero_image").prompt == "a lighthouse at dusk"
+    row = window.jobs_panel.table._rows[done.id]
+    assert window.jobs_panel.table.item(row, 1).text() == "edit-image"
+    assert any("prompt: a lighthouse at dusk" in window.tree._items["hero_image"].child(i).text(0)
+               for i in range(window.tree._items["hero_image"].childCount()))  # fmt: skip
+    assert any("Edited subject" in n.message.text() for n in window.notifications.notices)
+    widths = []
+    qtbot.waitUntil(
+        lambda: (
+            window.page.runJavaScript(
+                "document.querySelector('[data-mm-id=hero_image]').naturalWidth", 0, widths.append
+            )
+            or bool(widths and widths[-1])
+        ),
+        timeout=15_000,
+    )
+    assert widths[-1] > 100

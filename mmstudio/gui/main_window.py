@@ -48,6 +48,8 @@ from mmstudio.gui.turns_panel import for_window as turns_panel_for
 from mmstudio.gui.welcome import Welcome
 from mmstudio.project import ProjectError
 from mmstudio.report import Report
+from mmstudio.studio.jobs import Job
+from mmstudio.studio.plan_edit import PlanEditService
 from mmstudio.studio.session import Session
 
 log = logging.getLogger(__name__)
@@ -141,6 +143,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.tree.setMinimumWidth(320)
         self.tree.element_selected.connect(self._tree_selected)
         self.tree.page_selected.connect(lambda: self._tree_selected(None))
+        self.tree.edit_requested.connect(self.edit_plan)
         self.issues = IssuesPanel(self)
         self.issues.setMinimumWidth(300)
         self.issues.instruction_given.connect(self.instruct)
@@ -552,6 +555,21 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.preview.highlight(item_id)
         self._show_issues()
         self.update_actions()
+
+    def edit_plan(self, what: str, item_id: str, changes: dict) -> Job | None:
+        """Run a plan edit from the tree as a job (:mod:`mmstudio.studio.plan_edit`): ``what``
+        "element" (``changes``: prompt/alt, chart_type, title), "section" (title) or
+        "palette" ({role: hex}). None (and a notice) when no project with a plan is open."""
+        project = self.session.project
+        if project is None or self.site_only is not None:
+            self.notify("warning", "Open a project to edit its plan (a site folder has none)")
+            return None
+        service = PlanEditService(project, self.session.jobs)
+        if what == "palette":
+            return service.palette(changes)
+        if what == "section":
+            return service.section(item_id, changes["title"])
+        return service.element(item_id, **changes)
 
     def closeEvent(self, event) -> None:
         self.save_project_state()

@@ -73,6 +73,10 @@ class JobOutcomes:
                 self._instructed(job)
         elif job.kind == "export":
             self.notify("info", f"Exported to {job.result}")
+        elif job.kind.startswith("edit-"):  # a plan edit from the tree: its version
+            self._reload_project()
+            version = job.result
+            self.notify("info", f"{version.summary}: version {version.id}")
 
     def _instructed(self, job: Job) -> None:
         """Say what the designer's instruction did (its turn's version and what still fails)."""

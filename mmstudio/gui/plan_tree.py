@@ -1,14 +1,23 @@
 """The plan tree: page → sections → elements, each row with a score badge from the report; and
-the page-level badge bar (overall and the six dimensions)."""
+the page-level badge bar (overall and the six dimensions).
+
+The plan is the designer's to edit from the tree (double-click a row, or its context menu): an
+image's or video's subject ("Edit subject…"), a chart's type ("Chart type ▸") or title, a
+section's title, a palette colour. The tree only asks (:meth:`PlanTree.ask_text`,
+:meth:`PlanTree.ask_colour`) and emits :attr:`PlanTree.edit_requested`; the window runs the
+edit as a job (:mod:`mmstudio.studio.plan_edit`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
+    QColorDialog,
     QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
+    QMenu,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTreeWidget,
@@ -17,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from mmstudio.evaluate.scoring import section_score
+from mmstudio.pipeline.charts import CHART_TYPES
 from mmstudio.plan import DesignPlan
 from mmstudio.report import DIMENSIONS, Issue, Report, RequirementResult
 
@@ -24,6 +34,7 @@ ID_ROLE = Qt.ItemDataRole.UserRole
 SCORE_ROLE = Qt.ItemDataRole.UserRole + 1
 ISSUES_ROLE = Qt.ItemDataRole.UserRole + 2
 RUNNING_ROLE = Qt.ItemDataRole.UserRole + 3  # True while a job works on the row's element
+EDIT_ROLE = Qt.ItemDataRole.UserRole + 4  # what a double-click edits: ("subject", id), …
 SPIN_MS = 90  # spinner frame interval
 
 
@@ -142,6 +153,9 @@ class PlanTree(QTreeWidget):
 
     element_selected = Signal(str)
     page_selected = Signal()
+    #: ``(what, item_id, changes)``: what is "element" (changes: prompt/alt, chart_type, title),
+    #: "section" (title) or "palette" (item_id: the role; changes: {role: hex})
+    edit_requested = Signal(str, str, dict)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -158,6 +172,11 @@ class PlanTree(QTreeWidget):
         self._spinner = QTimer(self)
         self._spinner.setInterval(SPIN_MS)
         self._spinner.timeout.connect(self._spin)
+        self.plan: DesignPlan | None = None
+        self.setExpandsOnDoubleClick(False)  # a double-click edits (the arrow expands)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._context_menu)
+        self.itemDoubleClicked.connect(lambda item, _column: self._double_clicked(item))
 
     def clear(self) -> None:
         """Remove every row (and forget them: a deleted row is never touched again)."""
@@ -167,16 +186,20 @@ class PlanTree(QTreeWidget):
     def show_plan(self, plan: DesignPlan, report: Report | None) -> None:
         """Rebuild the tree from ``plan``, with badges from ``report`` (None: not evaluated)."""
         self.clear()
+        self.plan = plan
         scores = {e.id: e for e in report.elements} if report else {}
         page = QTreeWidgetItem(self, [f"Page — {plan.title}"])
         for colour in plan.layout.palette:
             swatch = QTreeWidgetItem(page, [f"{colour.role}: {colour.hex}"])
             swatch.setBackground(0, QColor(colour.hex))
             swatch.setForeground(0, QColor("white" if _dark(colour.hex) else "black"))
+            swatch.setData(0, EDIT_ROLE, ("colour", colour.role))
+            swatch.setToolTip(0, f"double-click to change the {colour.role} colour")
         QTreeWidgetItem(page, [f"Headings: {plan.layout.typography.heading}"])
         QTreeWidgetItem(page, [f"Body: {plan.layout.typography.body}"])
         for section in plan.sections:
             row = self._row(self, section.id, f"{section.kind} · {section.title or section.id}")
+            row.setData(0, EDIT_ROLE, ("section-title", section.id))
             measured = section_score(report, section.id, section.element_ids)
             self._badge(row, report, section.id, measured)
             for element_id in section.element_ids:
@@ -184,17 +207,24 @@ class PlanTree(QTreeWidget):
                 child = self._row(row, element.id, _element_label(element))
                 score = scores.get(element.id)
                 self._badge(child, report, element.id, score.score if score else None)
-                if element.kind == "chart" and element.title:
-                    QTreeWidgetItem(child, [f"title: {element.title}"])
+                edit = ("chart-title" if element.kind == "chart" else "subject", element.id)
+                child.setData(0, EDIT_ROLE, edit)
+                if element.kind == "chart":
+                    title = QTreeWidgetItem(child, [f"title: {element.title or '(none)'}"])
+                    title.setData(0, EDIT_ROLE, ("chart-title", element.id))
                 QTreeWidgetItem(child, [f"role: {element.context.role}"])
                 QTreeWidgetItem(child, [f"file: {element.save_path}"])
-                QTreeWidgetItem(child, [f"prompt: {element.prompt[:120]}"])
+                prompt = QTreeWidgetItem(child, [f"prompt: {element.prompt[:120]}"])
+                if element.kind != "chart":
+                    prompt.setData(0, EDIT_ROLE, ("subject", element.id))
+                    prompt.setToolTip(0, f"double-click to change the subject of {element.id}")
         self.expandToDepth(0)
         self.show_running(self._running)
 
     def show_report_elements(self, report: Report) -> None:
         """Site-folder mode (no plan): the elements the evaluation discovered, with badges."""
         self.clear()
+        self.plan = None
         page = QTreeWidgetItem(self, ["Page (no plan: evaluated as found)"])
         for element in report.elements:
             row = self._row(page, element.id, f"{element.kind} · {element.id}")
@@ -248,6 +278,106 @@ class PlanTree(QTreeWidget):
         page = self.topLevelItem(0) if self.topLevelItemCount() else None
         if page is not None and page.data(0, ID_ROLE) is None:
             self.setCurrentItem(page)
+
+    # -- editing the plan --------------------------------------------------------------------
+    def ask_text(self, title: str, label: str, value: str) -> str | None:
+        """The designer's words for an edit (None: cancelled). A dialog; tests replace it."""
+        text, ok = QInputDialog.getText(self, title, label, text=value)
+        return text if ok else None
+
+    def ask_colour(self, hex_colour: str, role: str) -> str | None:
+        """The designer's colour for palette ``role`` as ``#rrggbb`` (None: cancelled)."""
+        colour = QColorDialog.getColor(QColor(hex_colour), self, f"The {role} colour")
+        return colour.name() if colour.isValid() else None
+
+    def edit_actions(self, item: QTreeWidgetItem) -> list[tuple[str, object]]:
+        """The context menu's edits for ``item``: (label, callback) pairs, or (label, list of
+        (label, callback)) for a submenu ("Chart type ▸"); empty for a row nothing edits."""
+        edit = item.data(0, EDIT_ROLE)
+        if not edit or self.plan is None:
+            return []
+        what, item_id = edit
+        if what == "colour":
+            return [(f"Change the {item_id} colour…", lambda: self.edit(item))]
+        if what == "section-title":
+            return [("Edit title…", lambda: self.edit(item))]
+        try:
+            element = self.plan.element(item_id)
+        except KeyError:
+            return []
+        if element.kind != "chart":
+            return [("Edit subject…", lambda: self.edit(item))]
+        current = element.attributes.chart_type
+        types = [
+            (("✓ " if t == current else "") + t, lambda t=t: self._chart_type(item_id, t))
+            for t in CHART_TYPES
+        ]
+        return [("Edit title…", lambda: self.edit(item)), ("Chart type", types)]
+
+    def edit(self, item: QTreeWidgetItem) -> bool:
+        """Ask for the new value of what ``item`` edits and emit :attr:`edit_requested`;
+        returns whether an edit was requested (False: cancelled, unchanged, not editable)."""
+        edit = item.data(0, EDIT_ROLE)
+        if not edit or self.plan is None:
+            return False
+        what, item_id = edit
+        if what == "colour":
+            old = self.plan.layout.color(item_id) or "#000000"
+            hex_colour = self.ask_colour(old, item_id)
+            if not hex_colour or hex_colour.lower() == old.lower():
+                return False
+            self.edit_requested.emit("palette", item_id, {item_id: hex_colour})
+            return True
+        if what == "section-title":
+            section = next(s for s in self.plan.sections if s.id == item_id)
+            title = self.ask_text("Edit title", f"Title of the section {item_id}:", section.title)
+            if title is None or not title.strip() or title.strip() == section.title:
+                return False
+            self.edit_requested.emit("section", item_id, {"title": title.strip()})
+            return True
+        element = self.plan.element(item_id)
+        if what == "chart-title":
+            title = self.ask_text("Edit title", f"Title of the chart {item_id}:", element.title)
+            if title is None or not title.strip() or title.strip() == element.title:
+                return False
+            self.edit_requested.emit("element", item_id, {"title": title.strip()})
+            return True
+        label = f"What {item_id} shows (its {element.kind} is made again):"
+        subject = self.ask_text("Edit subject", label, element.prompt)
+        if subject is None or not subject.strip() or subject.strip() == element.prompt:
+            return False
+        subject = subject.strip()
+        self.edit_requested.emit("element", item_id, {"prompt": subject, "alt": subject[:400]})
+        return True
+
+    def _chart_type(self, item_id: str, chart_type: str) -> None:
+        element = self.plan.element(item_id) if self.plan is not None else None
+        if element is not None and element.attributes.chart_type != chart_type:
+            self.edit_requested.emit("element", item_id, {"chart_type": chart_type})
+
+    def _double_clicked(self, item: QTreeWidgetItem) -> None:
+        if item.data(0, EDIT_ROLE):
+            self.edit(item)
+
+    def _context_menu(self, at: QPoint) -> None:
+        item = self.itemAt(at)
+        actions = self.edit_actions(item) if item is not None else []
+        if not actions:
+            return
+        menu = self.context_menu(actions)
+        menu.exec(self.viewport().mapToGlobal(at))
+
+    def context_menu(self, actions: list[tuple[str, object]]) -> QMenu:
+        """A QMenu of :meth:`edit_actions` (a list becomes a submenu)."""
+        menu = QMenu(self)
+        for label, action in actions:
+            if isinstance(action, list):
+                sub = menu.addMenu(label)
+                for sub_label, callback in action:
+                    sub.addAction(sub_label).triggered.connect(lambda _=False, c=callback: c())
+            else:
+                menu.addAction(label).triggered.connect(lambda _=False, c=action: c())
+        return menu
 
     def _selection_changed(self) -> None:
         items = self.selectedItems()
