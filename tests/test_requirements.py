@@ -228,3 +228,24 @@ def test_second_review_misreadings_stay_fixed():
     reqs = extract("A button (“APEX”) on white with a thin black border.")
     colours = [r for r in reqs if r.role.startswith("element-")]
     assert [(r.key, r.role) for r in colours] == [("white", "element-fill")]
+
+
+def test_layout_directives_in_a_designer_s_words():
+    """Real brief excerpts (the calibration set's): adjectives between "fixed" and "header",
+    a 12-column split, "equal columns", a count with three adjectives before "cards"."""
+
+    def layout(text: str) -> dict:
+        return {r.key: r for r in extract(text) if r.kind == "layout"}
+
+    assert "fixed header" in layout("At the top of the page is a fixed, minimal header bar.")
+    assert "fixed header" in layout("At the very top is a simple, fixed-position navigation bar.")
+    assert "fixed header" not in layout("A fixed-width header with the logo.")
+    split = layout("The left column is slightly wider (about 7 of 12 columns); the right narrower.")
+    assert split["7/5 of 12 columns"].ratio == [7 / 12, 5 / 12]
+    pair = layout("a narrow left column (about 3 of 12) and a wider right column (about 9 of 12)")
+    assert pair["3/9 of 12 columns"].ratio == [0.25, 0.75]
+    assert layout("We sell 7 of 12 bottles in the shop.") == {}
+    assert "3 columns" in layout("This strip is divided into three equal columns.")
+    assert "3 cards" in layout(
+        "Below, three equally sized vertical cards are arranged side-by-side."
+    )

@@ -26,18 +26,23 @@ _COUNT_IMAGES = re.compile(
     re.I,
 )
 _STICKY = re.compile(
-    r"\b(?:sticky|fixed|pinned|persistent)\s+(?:top\s+|full-width\s+|navigation\s+|nav\s+)*"
+    # "a fixed, minimal header bar", "a simple, fixed-position navigation bar"
+    r"\b(?:sticky|fixed|pinned|persistent)(?:[- ]position(?:ed)?)?,?\s+(?:[a-z-]+,?\s+){0,2}?"
     r"(?:header|nav(?:igation)?(?:\s+bar)?|navbar|top bar|menu bar)"
     r"|\b(?:header|navbar|nav(?:igation)? bar|top bar)\b[^.]{0,60}?\b(?:stays?|remains?|is|sticks?)"
     r"\s+(?:sticky|fixed|pinned|visible)\b",
     re.I,
 )
 _RATIO = re.compile(r"\b(\d{2})\s?%[^.%]{0,80}?\b(\d{2})\s?%", re.I)
+#: "about 7 of 12 columns", "(about 3 of 12) … (about 9 of 12)": a 12-column grid's split
+_TWELFTHS = re.compile(r"\b(\d{1,2})\s+of\s+12\b(?:[^.]{0,120}?\b(\d{1,2})\s+of\s+12\b)?", re.I)
 _COLUMNS = re.compile(
-    r"\b(two|three|four|2|3|4)[- ]column\b|\b(two|three|four|2|3|4)\s+columns\b", re.I
+    r"\b(two|three|four|2|3|4)[- ]column\b"
+    r"|\b(two|three|four|2|3|4)\s+(?:equal(?:ly[- ]sized)?\s+|even\s+)?columns\b",
+    re.I,
 )
 _GRID = re.compile(
-    r"\b(two|three|four|five|six|eight|2|3|4|5|6|8)\s+(?:[a-z-]+\s+){0,2}?(cards|tiles|"
+    r"\b(two|three|four|five|six|eight|2|3|4|5|6|8)\s+(?:[a-z-]+\s+){0,3}?(cards|tiles|"
     r"plans|tiers|columns|feature cards|pricing cards|testimonials|steps)\b",
     re.I,
 )
@@ -205,6 +210,17 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
             req.ratio = [a / (a + b), b / (a + b)]
             found.append(req)
             break
+    m = _TWELFTHS.search(plain)
+    if m and not any(r.ratio for r in found):
+        a = int(m.group(1))
+        b = int(m.group(2)) if m.group(2) else 12 - a
+        near = plain[max(0, m.start() - 80) : m.end() + 60].lower()
+        if 0 < a < 12 and a + b == 12 and a != b and "column" in near:
+            req = _layout(
+                f"{a}/{b} of 12 columns", f"Columns at {a}/12 and {b}/12", m, text, source
+            )
+            req.ratio = [a / 12, b / 12]
+            found.append(req)
     for m in _COLUMNS.finditer(plain):
         n = _number(m.group(1) or m.group(2))
         key = f"{n} columns"
