@@ -6,7 +6,8 @@
 For every prompt the offline planner's images and videos get their motifs (as ``mmstudio new``
 does) and every image is painted. Prints: the share of images whose main motif matched a word of
 their own subject (the rest drew a generic scene for the page, listed with their subject), the
-pairs of images on one page whose perceptual hashes differ by fewer than ``--floor`` bits, and
+pairs of images on one page whose perceptual hashes differ by fewer than ``--floor`` bits, the
+pairs the evaluator's duplicate-image check would flag (:func:`grounded.near_duplicates`), and
 the median seconds per image. ``--videos`` also draws every video's frames and prints its mean
 frame-to-frame change (0–255). ``--sheet`` writes a contact sheet: 3 images and, where the page
 has one, a 6-frame strip of its first video, for each of the ``--sheet-ids`` prompts (further
@@ -19,12 +20,14 @@ import argparse
 import itertools
 import json
 import statistics
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw
 
+from mmstudio.evaluate import grounded
 from mmstudio.providers.offline import art, motifs, motion, planner, scenes
 
 DEFAULT_PROMPTS = Path(__file__).resolve().parents[2] / "shared/data/bench/mm_webgen_dev.jsonl"
@@ -62,7 +65,7 @@ def sheet(rows: list[tuple[str, list[Image.Image], list[Image.Image]]], target: 
     for tile in tiles:
         out.paste(tile, (0, y))
         y += tile.height
-    out.save(target)
+    out.save(target, quality=88)  # quality is read by JPEG and WebP, ignored by PNG
 
 
 def main() -> None:
@@ -81,18 +84,24 @@ def main() -> None:
     matched = total = 0
     unmatched: list[str] = []
     close: list[str] = []
+    flagged: list[str] = []
+    scratch = Path(tempfile.mkdtemp(prefix="motif-coverage-"))
     seconds: list[float] = []
     changes: list[tuple[float, str]] = []
     contact: list[tuple[str, list[Image.Image], list[Image.Image]]] = []
     extra: list[tuple[str, list[Image.Image], list[Image.Image]]] = []  # further video strips
     for row in rows[: args.limit]:
         plan = motifs.annotate(planner.plan_from_prompt(row["prompt"]))
-        hashes, painted = {}, []
+        hashes, painted, judged = {}, [], {}
         for element in plan.images:
             started = time.perf_counter()
             picture = art.paint_image(element, plan)
             seconds.append(time.perf_counter() - started)
             hashes[element.id] = scenes.perceptual_hash(picture)
+            encoded = scratch / f"{row['id']}-{element.id}.webp"
+            encoded.write_bytes(art.encode_image(picture, encoded.name))
+            judged[element.id] = grounded.hashes(encoded)
+            encoded.unlink()
             painted.append(picture)
             total += 1
             if element.motifs and not element.motifs.note:
@@ -103,6 +112,8 @@ def main() -> None:
             distance = scenes.hash_distance(hashes[a], hashes[b])
             if distance < args.floor:
                 close.append(f"{row['id']} {a} ~ {b} ({distance} bits)")
+            if judged[a] and judged[b] and grounded.near_duplicates(judged[a], judged[b]):
+                flagged.append(f"{row['id']} {a} ~ {b}")
         strips: list[list[Image.Image]] = []
         if args.videos or (args.sheet and row["id"] in wanted):
             for element in plan.videos:
@@ -119,6 +130,11 @@ def main() -> None:
     print(f"pairs of images on one page under {args.floor} bits: {len(close)}")
     for line in close:
         print(f"  {line}")
+    pages = len({line.split()[0] for line in flagged})
+    print(f"pairs the evaluator's duplicate check flags: {len(flagged)} on {pages} pages")
+    for line in flagged:
+        print(f"  {line}")
+    scratch.rmdir()
     print(f"seconds per image: median {statistics.median(seconds):.3f}, max {max(seconds):.3f}")
     if changes:
         low = min(changes)
