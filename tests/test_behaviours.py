@@ -220,10 +220,12 @@ def _site(tmp_path: Path, names=ALL, *, scripts: bool = True) -> Path:
     head = kit.head_tags(names) if scripts else ""
     if scripts:
         kit.install(site, names)
-    body = "".join(f'<section data-mm-section="{n}">{parts[n]}</section>' for n in names)
+    body = "".join(
+        f'<section data-mm-section="{n}"><h2>{n.title()}</h2>{parts[n]}</section>' for n in names
+    )
     (site / "index.html").write_text(
         f"<!doctype html><html lang=en><head><meta charset=utf-8><title>Kit</title>{head}</head>"
-        f"<body><main>{body}</main></body></html>",
+        f"<body><main><h1>Kit</h1>{body}</main></body></html>",
         encoding="utf-8",
     )
     return site
@@ -406,6 +408,28 @@ async def test_components_answer_the_keyboard(renderer, tmp_path):
         await expect(field).to_have_value("")
         stored = await page.evaluate("() => localStorage.getItem('mm-list:itinerary')")
         assert stored == '["Lisbon","Porto","Faro"]'
+
+
+AXE_JS = """async () => {
+  const r = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa',
+    'wcag21a', 'wcag21aa', 'best-practice']}, resultTypes: ['violations']});
+  return r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', '));
+}"""
+
+
+@requires_browser
+@session_loop
+async def test_the_enhanced_components_pass_axe_open_and_closed(renderer, tmp_path):
+    from mmstudio.render.scripts import axe_source
+
+    async with _page(renderer, _site(tmp_path)) as (page, _):
+        await page.evaluate(axe_source())
+        assert await page.evaluate(AXE_JS) == []
+        await page.get_by_role("button", name="Do you ship abroad?").click()
+        await page.get_by_role("button", name="Send").click()  # errors showing
+        await page.get_by_role("button", name="Check my answers").click()
+        await page.get_by_role("button", name="See opening hours").click()  # the dialog open
+        assert await page.evaluate(AXE_JS) == []
 
 
 @requires_browser

@@ -276,10 +276,10 @@ def modal(
 def carousel(slides: Sequence[Any], *, label: str = "Highlights", mm_id: str = "") -> str:
     """A carousel of (title, body) ``slides``, named ``label``."""
     pairs = _pairs(slides, "a carousel")
-    body = "".join(f"<li data-mm-slide><h3>{_e(t)}</h3><p>{_e(b)}</p></li>" for t, b in pairs)
+    body = "".join(f"<div data-mm-slide><h3>{_e(t)}</h3><p>{_e(b)}</p></div>" for t, b in pairs)
     return (
         f'<div class="mm-carousel" data-mm-behaviour="carousel" data-mm-label="{_e(label)}"'
-        f'{_root(mm_id)}><ul class="mm-slides">{body}</ul></div>'
+        f'{_root(mm_id)}><div class="mm-slides">{body}</div></div>'
     )
 
 
