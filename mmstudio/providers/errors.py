@@ -115,11 +115,10 @@ def _detail(exc: BaseException) -> str:
 
 def _error_code(exc: BaseException) -> str:
     body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        inner = body.get("error") if isinstance(body.get("error"), dict) else body
-        code = inner.get("code") or inner.get("type") or ""
-        return str(code)
-    return ""
+    if not isinstance(body, dict):
+        return ""
+    inner = body["error"] if isinstance(body.get("error"), dict) else body
+    return str(inner.get("code") or inner.get("type") or "")
 
 
 def missing_v1(base_url: str) -> str | None:

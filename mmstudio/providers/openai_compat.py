@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import functools
 import json
 import logging
 import random
@@ -27,7 +28,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import openai
 
@@ -261,7 +262,7 @@ class OpenAIProvider:
                 attempt["response_format"] = fmt
             try:
                 return await with_retries(
-                    lambda attempt=attempt: once(attempt, stage, element),
+                    functools.partial(once, attempt, stage, element),
                     self.settings,
                     what=f"{stage} ({model})",
                     model=model,
@@ -420,7 +421,7 @@ class OpenAIProvider:
         client = await self.client()
         job = await with_retries(
             lambda: client.videos.create(
-                model=model, prompt=prompt, seconds=str(seconds), size=size
+                model=model, prompt=prompt, seconds=cast(Any, str(seconds)), size=cast(Any, size)
             ),
             self.settings, what=what, model=model, role="video",
         )  # fmt: skip
@@ -447,7 +448,7 @@ class OpenAIProvider:
                 )
             await asyncio.sleep(self.settings.video_poll_s)
             job = await with_retries(
-                lambda job_id=job.id: client.videos.retrieve(video_id=job_id),
+                functools.partial(client.videos.retrieve, video_id=job.id),
                 self.settings, what=what, model=model, role="video",
             )  # fmt: skip
         if job.status == "failed":

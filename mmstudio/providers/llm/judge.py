@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,7 +128,7 @@ class Brief:
         )  # fmt: skip
 
 
-def briefs(plan: DesignPlan | None, discovered: dict[str, str] | None = None) -> list[Brief]:
+def briefs(plan: DesignPlan | None, discovered: Mapping[str, str] | None = None) -> list[Brief]:
     """A brief per planned element, then one per ``discovered`` {id: kind} element (found on the
     page by the measured checks) that the plan lacks."""
     found = [Brief.of(e) for e in plan.elements()] if plan else []
@@ -161,7 +161,7 @@ class Judge:
         self,
         plan: DesignPlan | None,
         evidence: PageEvidence,
-        discovered: dict[str, str] | None = None,
+        discovered: Mapping[str, str] | None = None,
     ) -> Judgement:
         """Judge the page and every element there is evidence for (see module docstring);
         ``discovered`` {id: kind} adds elements the measured checks found beyond the plan."""
@@ -294,7 +294,7 @@ class Judge:
     @staticmethod
     def _asset_issues(kind, element_id: str, issues: list[AssetIssue], result: Judgement) -> None:
         for issue in issues:
-            level = "local" if issue.side == "asset" else "context"
+            level: Level = "local" if issue.side == "asset" else "context"
             result.add_issue(
                 kind, level, issue.severity, issue.message, element_id,
                 f"judge-{kind}-{issue.side}-side",

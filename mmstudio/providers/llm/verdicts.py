@@ -44,7 +44,7 @@ class StyleJudgement(_Reply):
     penalties: list[StylePenalty] = Field(max_length=40)
 
 
-Grade = Literal[0.2, 0.4, 0.6, 0.8, 1.0]
+Grade = Literal[0.2, 0.4, 0.6, 0.8, 1.0]  # type: ignore[valid-type]  # pydantic takes floats
 
 
 class AestheticsJudgement(_Reply):
