@@ -138,3 +138,28 @@ def test_nav_links_lead_to_the_sections_they_name() -> None:
 def test_colour_words_after_a_clause(excerpt: str, text: str, hex_colour: str) -> None:
     found = {c["text"]: c["hex"] for c in text_colours(excerpt, [])}
     assert found.get(text) == hex_colour
+
+
+BODY_RATIO = (  # dev prompt 060, abridged: the ratio sits in the header's paragraph
+    "Design a playful, two-column dashboard homepage for a studio called “ColorBloom Studio”.\n\n"
+    "At the top, a sticky header bar runs across the entire width with the logo. Beneath the "
+    "header, the page body begins with a main content area split into two columns: the left "
+    "column occupies roughly 65% of the width, the right column 35%, with a generous gutter.\n\n"
+    "In the left column, a welcome card titled “Welcome back, Luna”. In the right column, a "
+    "card titled “Upcoming Reminders”."
+)
+
+
+def test_a_page_body_ratio_sets_the_dashboards_columns() -> None:
+    plan = plan_from_prompt(BODY_RATIO)
+    assert plan.layout.column_ratio == [65, 35]
+    css = page_css.render_css(plan, 1200)
+    assert "grid-template-columns: minmax(0, 65fr) minmax(0, 35fr)" in css
+
+
+def test_a_cards_own_columns_are_no_page_ratio() -> None:
+    plan = plan_from_prompt(
+        "Design a dashboard called “Dot Studio”.\n\nThe project card is split into two columns: "
+        "the left column 70% shows the sketch, the right column 30% its notes."
+    )
+    assert plan.layout.column_ratio == []

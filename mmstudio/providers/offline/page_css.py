@@ -367,7 +367,22 @@ def render_css(plan: DesignPlan, content_width_px: int) -> str:
         "rhythm": uses_rhythm(plan, moods),
     }
     css = _css_environment().get_template("page.css.j2").render(**context)
-    return css + avoid_rules(layout.avoid)
+    return css + dashboard_columns(plan) + avoid_rules(layout.avoid)
+
+
+def dashboard_columns(plan: DesignPlan) -> str:
+    """CSS giving a dashboard's two panel columns the page's column ratio ("65 % / 35 %"), or
+    "" (the template's equal columns) when the plan has no two-part ratio or is no dashboard.
+    Below 900 px the template's single column still wins (its media rule comes later)."""
+    ratio = plan.layout.column_ratio
+    dashboard = plan.page_kind == "dashboard" or plan.layout.structure == "sidebar-dashboard"
+    if not dashboard or len(ratio) != 2 or min(ratio) <= 0:
+        return ""
+    columns = f"minmax(0, {ratio[0]}fr) minmax(0, {ratio[1]}fr)"
+    return (
+        f"\n@media (min-width: 901px) {{ .page-dashboard .main "
+        f"{{ grid-template-columns: {columns}; }} }}\n"
+    )
 
 
 #: the CSS that takes each page-wide prohibition out of every element (``GlobalLayout.avoid``)

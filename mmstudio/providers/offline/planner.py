@@ -29,6 +29,7 @@ from mmstudio.providers.offline import planner_assembly as assembly
 from mmstudio.providers.offline import planner_bans as looks
 from mmstudio.providers.offline import planner_brief as brief
 from mmstudio.providers.offline import planner_colours as colours
+from mmstudio.providers.offline import planner_directives as directives
 from mmstudio.providers.offline import planner_elements as element_rules
 from mmstudio.providers.offline import planner_pricing as pricing
 from mmstudio.providers.offline import planner_quotes as quotes
@@ -67,6 +68,8 @@ def plan_from_prompt(prompt: str) -> DesignPlan:
         prompt, prose, units, global_units, page_kind, _scope(units, drafts)
     )
     layout["avoid"] = looks.page_bans(units, global_units)  # "no shadows", "no rounded corners"
+    if not layout["column_ratio"]:  # "the page body … left column 65 %, right 35 %"
+        layout["column_ratio"] = directives.page_ratio(units)
     layout["text_colours"] = colours.text_colours(prose, layout["palette"])
     plan = assemble(title, page_kind, layout, drafts, tables)
     log.debug(
