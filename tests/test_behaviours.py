@@ -538,3 +538,40 @@ async def test_a_script_that_loops_or_reaches_out_is_contained(renderer, tmp_pat
     reasons = {r.reason for r in render.blocked}
     assert render.failure is None and "network" in reasons
     assert any(r.url.startswith("http://203.0.113.9") for r in render.blocked)
+
+
+@requires_browser
+@session_loop
+async def test_a_click_that_starts_an_endless_loop_fails_its_check_and_says_why(renderer, tmp_path):
+    code = "addEventListener('load', () => b.addEventListener('click', () => { for (;;) {} }));"
+    site = _script_site(tmp_path, "spin", code)
+    page = (site / "index.html").read_text().replace("</main>", '<button id="b">Go</button></main>')
+    (site / "index.html").write_text(page)
+    steps = functional.parse_script([{"action": "click", "selector": "#b"}])
+    outcome = await functional.run_script(site, steps)
+    assert not outcome.passed and "stopped responding" in outcome.detail
+    assert outcome.seconds < functional.SCRIPT_TIMEOUT_S
+    after = await functional.run_script(
+        site, [functional.Step(action="expect_text", text="Static")]
+    )
+    assert after.passed, after.detail  # the browser survives for the next check
+
+
+@requires_browser
+@session_loop
+async def test_the_kit_works_from_a_file_url_as_an_exported_site_opens(renderer, tmp_path):
+    from playwright.async_api import expect
+
+    site = _site(tmp_path, ["tabs", "list"])
+    browser = await renderer._pool.browser()
+    context = await browser.new_context()
+    try:
+        page = await context.new_page()
+        await page.goto((site / "index.html").as_uri())
+        await page.get_by_role("tab", name="Team").click()
+        await expect(page.get_by_text("Call us.")).to_be_visible()
+        await page.get_by_label("Add a stop").fill("Évora")
+        await page.get_by_label("Add a stop").press("Enter")
+        await expect(page.get_by_role("button", name="Remove Évora")).to_be_visible()
+    finally:
+        await context.close()

@@ -223,6 +223,8 @@ async def _drive(tab, url: str, steps: list[Step], done: list[int]) -> Outcome:
     for n, step in enumerate(steps, start=1):
         done[0] = n
         reason = await _step(tab, step)
+        if reason and not await _responsive(tab):
+            reason = "the page stopped responding (a page script ran without end)"
         if reason:
             return Outcome(False, f"step {n} ({step.line()}): {reason}")
     return Outcome(True, f"all {len(steps)} step(s) passed: " + "; ".join(s.line() for s in steps))
@@ -256,6 +258,18 @@ async def _step(tab, step: Step) -> str:
     except PlaywrightError as exc:
         return first_line(exc)[:200]
     return ""
+
+
+async def _responsive(tab, within_s: float = 1.0) -> bool:
+    """Whether the page's main thread still answers (False: a script holds it, e.g. an
+    endless loop a click started)."""
+    try:
+        await asyncio.wait_for(tab.evaluate("1"), within_s)
+    except TimeoutError:
+        return False
+    except Exception:  # a closed or crashed page: the step's own reason says enough
+        return True
+    return True
 
 
 def _timeout_reason(step: Step) -> str:
