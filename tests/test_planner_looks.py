@@ -163,3 +163,14 @@ def test_a_cards_own_columns_are_no_page_ratio() -> None:
         "the left column 70% shows the sketch, the right column 30% its notes."
     )
     assert plan.layout.column_ratio == []
+
+
+def test_a_text_colour_unreadable_on_its_button_is_left_out() -> None:
+    plan = plan_from_prompt(
+        "Design a landing page called “Seedline” on white (#FFFFFF). The primary buttons are "
+        "filled forest green (#1F5C4D).\n\nThe hero has a slim button that says “Start trial” in "
+        "forest green text."
+    )
+    html = render_page(plan)
+    start = re.search(r'<a class="button button-primary"[^>]*>Start trial</a>', html)
+    assert start is not None and "style=" not in start.group()

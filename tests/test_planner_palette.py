@@ -71,3 +71,11 @@ def test_a_short_brief_in_leeds_prices_in_pounds() -> None:
     )
     prices = [i.value for s in plan.sections for i in s.items if i.value]
     assert prices and all(p.startswith("£") for p in prices)
+
+
+def test_a_pale_accent_does_not_become_the_button_colour() -> None:
+    plan = plan_from_prompt(  # dev prompt 027, abridged: the accent role is a pale grey
+        "Design a minimal, airy landing page called “Seedline” on white (#FFFFFF) with soft "
+        "gray accent panels (#F5F5F5). Buttons are filled forest green (#1F5C4D) with white text."
+    )
+    assert _role(plan, "primary") == "#1f5c4d"

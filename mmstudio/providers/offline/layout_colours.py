@@ -21,6 +21,8 @@ from mmstudio.providers.offline import page_css
 
 #: lowest contrast ratio (WCAG formula) at which a prompt's text colour is applied
 MIN_CONTRAST = 1.8
+#: the same on a button's own fill (button text is small and must read)
+BUTTON_CONTRAST = 3.0
 _SECTION = re.compile(r'data-mm-section="([^"]+)"')
 _TAGS = "h1|h2|h3|h4|h5|h6|p|span|a|button|li|strong|em|small|dt|dd|td|th|figcaption|div|b|label"
 
@@ -41,7 +43,7 @@ def paint(html: str, plan: DesignPlan) -> str:
 def _paint_one(
     html: str,
     colour: TextColour,
-    backgrounds: dict[str, tuple[str, str]],
+    backgrounds: dict[str, tuple[str, str, str]],
     starts: list[tuple[int, str]],
 ) -> str:
     """``html`` with every element showing ``colour.text`` painted."""
@@ -53,10 +55,14 @@ def _paint_one(
 
     def styled(match: re.Match) -> str:
         section = next((sid for at, sid in reversed(starts) if at < match.start()), "")
-        declaration = _declaration(colour, backgrounds.get(section, backgrounds[""]))
+        bg, surface, primary = backgrounds.get(section, backgrounds[""])
+        attrs = match.group("attrs") or ""
+        # a text colour is read on the element's own fill: a primary button's, else the section's
+        on_button = "button-primary" in attrs
+        surfaces = (primary,) if on_button else (bg, surface)
+        declaration = _declaration(colour, surfaces, BUTTON_CONTRAST if on_button else MIN_CONTRAST)
         if not declaration:
             return match.group()
-        attrs = match.group("attrs") or ""
         if 'style="' in attrs:
             attrs = attrs.replace('style="', f'style="{declaration} ', 1)
         else:
@@ -66,24 +72,27 @@ def _paint_one(
     return pattern.sub(styled, html)
 
 
-def _declaration(colour: TextColour, surfaces: tuple[str, str]) -> str:
-    """The CSS declarations for one painted element ("" when a text colour is unreadable)."""
+def _declaration(colour: TextColour, surfaces: tuple[str, ...], minimum: float) -> str:
+    """The CSS declarations for one painted element ("" when a text colour reads below
+    ``minimum`` contrast on any of ``surfaces``)."""
     if colour.fill:
         ink = page_css.readable(colour.hex, ["#ffffff", "#111111"])
         return f"background: {colour.hex}; color: {ink}; border-color: {colour.hex};"
-    if min(page_css.contrast(colour.hex, s) for s in surfaces) < MIN_CONTRAST:
+    if min(page_css.contrast(colour.hex, s) for s in surfaces) < minimum:
         return ""
     return f"color: {colour.hex};"
 
 
-def _backgrounds(plan: DesignPlan) -> dict[str, tuple[str, str]]:
-    """``{section id: (section background, card surface)}``; ``""`` is the page's."""
+def _backgrounds(plan: DesignPlan) -> dict[str, tuple[str, str, str]]:
+    """``{section id: (section background, card surface, primary button fill)}``; ``""`` is
+    the page's."""
     layout = plan.layout
     moods = page_css.detect_moods(layout)
     page_bg = page_css.page_background(layout, moods)
     page_tone = page_css.tone_for(layout, page_bg, moods)
-    found = {"": (page_bg, page_tone.surface)}
+    found = {"": (page_bg, page_tone.surface, page_tone.primary)}
     for section in plan.sections:
         bg = page_css.section_background(layout, section) or page_bg
-        found[section.id] = (bg, page_css.tone_for(layout, bg, moods).surface)
+        tone = page_css.tone_for(layout, bg, moods)
+        found[section.id] = (bg, tone.surface, tone.primary)
     return found

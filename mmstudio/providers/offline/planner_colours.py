@@ -41,7 +41,8 @@ _FILL_AFTER = re.compile(
 )
 _STROKE_AFTER = re.compile(r"^\s*(?:[\w-]+\s+)?(?:border|outline|stroke|underline|frame)s?\b", re.I)
 _FILL_BEFORE = re.compile(
-    r"(?:pill|badge|chip|button|capsule|tag|bubble|label)s?\s+(?:labell?ed|reading|that reads|"
+    r"(?:pill|badge|chip|button|capsule|tag|bubble|label)s?\s+"
+    r"(?:labell?ed|reading|that reads|reads|"
     r"saying|with the text|with)?\s*:?\s*$",
     re.I,
 )
@@ -61,7 +62,10 @@ def text_colours(prose: str, palette: list[dict]) -> list[dict]:
         run = [*run, quote] if run and _listed(prose, run[-1], quote) else [quote]
         if index + 1 < len(quotes) and _listed(prose, quote, quotes[index + 1]):
             continue  # the colour of a list comes after its last quote
-        colour = _after(prose, quote.end, palette) or _before(prose, run[0].start, palette)
+        before = _before(prose, run[0].start, palette)
+        if before is None or not before["fill"]:  # "a filled green button reads “Go” in white"
+            before = _after(prose, quote.end, palette) or before  # is the button's fill
+        colour = before
         for target in run if colour else []:
             text = label_text(target.text, "tag")
             if text and text.casefold() not in {k.casefold() for k in found}:

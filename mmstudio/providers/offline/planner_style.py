@@ -181,13 +181,21 @@ def _fill_defaults(entries: list[dict], used: set[str], dark: bool) -> None:
 
 
 def _brand_colour(entries: list[dict], role: str) -> dict | None:
-    """The entry playing ``role``, else the prompt's most saturated colour (saturation > 0.3,
-    not a background), else None."""
+    """The entry playing ``role`` when it is vivid, else the prompt's most saturated vivid
+    colour (not a background), else the entry playing ``role`` (or None)."""
     exact = next((e for e in entries if e["role"] == role), None)
-    if exact is not None:
+    if exact is not None and _vivid(exact["hex"]):
         return exact
-    vivid = [e for e in entries if _saturation(e["hex"]) > 0.3 and "background" not in e["role"]]
-    return max(vivid, key=lambda e: _saturation(e["hex"]), default=None)
+    vivid = [e for e in entries if _vivid(e["hex"]) and "background" not in e["role"]]
+    return max(vivid, key=lambda e: _saturation(e["hex"]), default=exact)
+
+
+def _vivid(hex_color: str) -> bool:
+    """A colour a button can wear: HSV saturation over 0.35 and not near black (a dark forest
+    green counts, a pale grey does not)."""
+    r, g, b = (int(hex_color[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    high = max(r, g, b)
+    return high > 0.15 and (high - min(r, g, b)) / high > 0.35
 
 
 def typography(global_units: list[pt.Unit], units: list[pt.Unit]) -> dict:
