@@ -448,6 +448,25 @@ def assign_page(plan: DesignPlan, lib: Library | None = None) -> dict[str, Choic
     return out
 
 
+_pages: list[tuple[DesignPlan, tuple, dict[str, Choice]]] = []  # the last few pages assigned
+_pages_lock = threading.Lock()
+
+
+def page_choices(plan: DesignPlan) -> dict[str, Choice]:
+    """:func:`assign_page` for ``plan``, kept for the last 4 plans painted (each of a page's
+    pictures asks for the whole page's assignment; a 40-image page would otherwise pay 40×)."""
+    key = tuple((e.id, e.prompt, e.context.role) for e in [*plan.images, *plan.videos])
+    with _pages_lock:
+        for cached, cached_key, choices in _pages:
+            if cached is plan and cached_key == key:
+                return choices
+    choices = assign_page(plan)
+    with _pages_lock:
+        _pages.insert(0, (plan, key, choices))
+        del _pages[4:]
+    return choices
+
+
 def annotate(plan: DesignPlan) -> DesignPlan:
     """``plan`` with each image's and video's ``motifs`` record filled (a copy; the input is kept).
 
@@ -491,7 +510,7 @@ def choice_for(element: ImagePlan | VideoPlan, plan: DesignPlan) -> Choice | Non
         if chosen is not None:
             return chosen
     if any(e.id == element.id for e in [*plan.images, *plan.videos]):
-        return assign_page(plan).get(element.id)
+        return page_choices(plan).get(element.id)
     from mmstudio.providers.offline.art import seed_for
 
     return choose(element, plan, set(), seed_for(element.id))
