@@ -249,3 +249,19 @@ def test_layout_directives_in_a_designer_s_words():
     assert "3 cards" in layout(
         "Below, three equally sized vertical cards are arranged side-by-side."
     )
+
+
+def test_sections_a_short_brief_names_in_passing():
+    """A list-like brief: a section word opening a sentence ("Testimonials from two students."),
+    a plural noun before "section" that the vocabulary does not know ("a classes section",
+    with its card titles as the section's titles); "About halfway down" names no section."""
+    brief = (
+        'A classes section with three cards: "Taster evening", "Six-week course". '
+        "Testimonials from two students. About halfway down, a quiet band. "
+        "A footer with the address."
+    )
+    sections = {r.key: r for r in extract(brief) if r.kind == "section"}
+    assert set(sections) == {"classes", "testimonials", "footer"}
+    assert sections["classes"].values[:2] == ["Taster evening", "Six-week course"]
+    named = {r.key for r in extract("The recipes section is a grid. A glass section.")}
+    assert "recipes" in named and "glass" not in named

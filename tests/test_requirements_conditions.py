@@ -18,6 +18,7 @@ from mmstudio.feedback.condition_judge import (
     _Cache,
     condition_judge,
     condition_of,
+    states_a_result,
     verdict,
 )
 from mmstudio.feedback.ledger import Verdict
@@ -300,6 +301,13 @@ def test_the_judge_of_feedback_turns_reads_free_requirements_in_their_own_words(
     assert turns["t1.r1"].passed is True
     assert turns["t1.r2"].passed is None, turns["t1.r2"].detail
     assert read_condition("Make the whole page feel more premium").where != "page"
+    change = TurnRequirement(text='Frobnicate the "Take Quiz" button', op="free")
+    change.id = "t1.r3"
+    (unproven,) = asyncio.run(condition_judge(render_page=None, turns=True)([change], render))
+    assert unproven.passed is None and "read only part" in unproven.detail
+    assert states_a_result("The header should stay fixed at the top")
+    assert states_a_result("Add a testimonials section")
+    assert not states_a_result("Make the contact form ask for name and email")
 
 
 def test_colour_and_font_words():

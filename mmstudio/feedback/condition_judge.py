@@ -320,6 +320,10 @@ def condition_judge(
             except Exception as exc:  # a rule that trips on an odd page must not sink the turn
                 log.warning("condition rules failed on %s", req.id, exc_info=True)
                 status, detail = "unchecked", f"the rules failed: {type(exc).__name__}: {exc}"
+            turn = not getattr(req, "check_only", False)
+            if status == "pass" and turn and not states_a_result(condition):
+                # "frobnicate the footer": a footer on the page is no proof of the change
+                status, detail = "unchecked", f"the rules read only part of it ({detail})"
             if status == "unchecked" and req.id in verdicts:
                 continue  # the model's own reason stays
             passed = None if status == "unchecked" else status == "pass"
@@ -327,6 +331,21 @@ def condition_judge(
         return list(verdicts.values())
 
     return judge
+
+
+#: a turn that begins with one of these asks for something to be there, which the rules can see
+_PRESENCE_VERBS = frozenset(
+    ("add", "include", "put", "place", "show", "insert", "keep", "display", "use", "give")
+)
+_STATE_WORDS = re.compile(r"\b(?:should|must|needs? to|has to|have to)\b", re.I)
+
+
+def states_a_result(text: str) -> bool:
+    """A turn's words describe the page it wants ("Add a “Book” button", "The header should
+    stay fixed"), so the rules' pass on that page is the turn's pass — unlike a change verb the
+    rules do not measure ("make the form ask for …", "frobnicate the footer")."""
+    words = re.findall(r"[a-z']+", text.lower())
+    return bool(words) and (words[0] in _PRESENCE_VERBS or bool(_STATE_WORDS.search(text)))
 
 
 def _site(render, cache: _Cache, render_page: PageRender | None) -> SiteCheck | None:

@@ -80,7 +80,12 @@ def extract_sections(text: str, source: str = "prompt") -> list[Requirement]:
             after = plain[m.end() : m.end() + 40].split()
             after = " ".join(after[1:2] if after[:1] in (["us"], ["&"]) else after[:1])
             before = plain[max(0, m.start() - 30) : m.start()]
-            if context.search(after) or re.search(r"\b(?:an?|the)\s+$", before):
+            if (
+                context.search(after)
+                or re.search(r"\b(?:an?|the)\s+$", before)
+                # "Testimonials from two students." (not "About halfway down …")
+                or (entry.get("strong") and _opens_sentence(plain, m.start()))
+            ):
                 described.append(m)
             elif name in _ANCHORS:
                 plain_hits.append(m)
@@ -88,6 +93,7 @@ def extract_sections(text: str, source: str = "prompt") -> list[Requirement]:
         m = (described or plain_hits or [None])[0]
         if m is not None:
             hits.append((m.start(), m.end(), name))
+    hits += _named_sections(plain, {name for _, _, name in hits})
     hits.sort()
     return [
         Requirement(
@@ -106,6 +112,34 @@ def extract_sections(text: str, source: str = "prompt") -> list[Requirement]:
 
 
 _ANCHORS = ("header", "hero", "footer")
+#: "a classes section", "the workshops band": a plural noun the vocabulary does not know
+_NAMED_SECTION = re.compile(
+    r"\b(?:[Aa]n?|[Tt]he|[Ii]ts|[Oo]ur)\s+([a-z][a-z-]{2,}s)\s+(?:section|band|strip|area|block|panel)\b"
+)
+
+
+def _opens_sentence(plain: str, at: int) -> bool:
+    """The word at ``at`` starts a sentence, a line or a list item, capitalised."""
+    before = plain[max(0, at - 3) : at]
+    return plain[at : at + 1].isupper() and (
+        at == 0 or bool(re.search(r"(?:[.!?;:]\s|\n)\s*$", before))
+    )
+
+
+def _named_sections(plain: str, known: set[str]) -> list[tuple[int, int, str]]:
+    """Sections named by a plural noun before a section word that no vocabulary entry covers
+    (neither the noun nor its singular is a section word), other than those in ``known``."""
+    sections = vocabulary()["sections"]
+    words = {w for name, entry in sections.items() for w in [name, *entry["words"]]}
+    found: dict[str, tuple[int, int, str]] = {}
+    for m in _NAMED_SECTION.finditer(plain):
+        name = m.group(1)
+        if re.search(r"(?:ss|us|is)$", name) or name in words or name[:-1] in words:
+            continue
+        if negated(plain, m.start(1)) or name in found or name in known:
+            continue
+        found[name] = (m.start(1), m.end(1), name)
+    return list(found.values())
 
 
 def _titles_near(text: str, at: int) -> list[str]:
