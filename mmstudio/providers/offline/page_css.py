@@ -22,6 +22,7 @@ from functools import cache
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from mmstudio.plan import DataTable, DesignPlan, GlobalLayout, Section
+from mmstudio.providers.offline import page_overrides as overrides
 from mmstudio.resources import resource
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -367,42 +368,4 @@ def render_css(plan: DesignPlan, content_width_px: int) -> str:
         "rhythm": uses_rhythm(plan, moods),
     }
     css = _css_environment().get_template("page.css.j2").render(**context)
-    return css + dashboard_columns(plan) + avoid_rules(layout.avoid)
-
-
-def dashboard_columns(plan: DesignPlan) -> str:
-    """CSS giving a dashboard's two panel columns the page's column ratio ("65 % / 35 %"), or
-    "" (the template's equal columns) when the plan has no two-part ratio or is no dashboard.
-    Below 900 px the template's single column still wins (its media rule comes later)."""
-    ratio = plan.layout.column_ratio
-    dashboard = plan.page_kind == "dashboard" or plan.layout.structure == "sidebar-dashboard"
-    if not dashboard or len(ratio) != 2 or min(ratio) <= 0:
-        return ""
-    columns = f"minmax(0, {ratio[0]}fr) minmax(0, {ratio[1]}fr)"
-    return (
-        f"\n@media (min-width: 901px) {{ .page-dashboard .main "
-        f"{{ grid-template-columns: {columns}; }} }}\n"
-    )
-
-
-#: the CSS that takes each page-wide prohibition out of every element (``GlobalLayout.avoid``)
-_AVOID_CSS = {
-    "shadow": "box-shadow: none !important; text-shadow: none !important;",
-    "gradient": "background-image: none !important;",
-    "rounded": "border-radius: 0 !important;",
-    "motion": "animation: none !important; transition: none !important;",
-}
-
-
-def avoid_rules(avoid: list[str]) -> str:
-    """CSS text that removes the looks the prompt forbids page-wide ("no shadows") from every
-    element and pseudo-element, after every other rule; "" when nothing is forbidden. Images
-    and videos keep their own pixels: ``background-image`` is only a CSS layer."""
-    body = " ".join(_AVOID_CSS[look] for look in avoid if look in _AVOID_CSS)
-    if not body:
-        return ""
-    radius = " --radius: 0; --radius-small: 0;" if "rounded" in avoid else ""
-    shadow = " --shadow: none;" if "shadow" in avoid else ""
-    root = f":root {{{radius}{shadow} }}\n" if radius or shadow else ""
-    rule = f"*, *::before, *::after {{ {body} }}"
-    return f"\n/* the prompt forbids: {', '.join(avoid)} */\n{root}{rule}\n"
+    return css + overrides.dashboard_columns(plan) + overrides.avoid_rules(layout.avoid)
