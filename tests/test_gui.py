@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")
@@ -865,10 +866,10 @@ def test_the_plan_tree_offers_the_edits_each_row_takes(qtbot, monkeypatch):
                       if items["pic"].child(i).text(0).startswith("prompt:"))  # fmt: skip
     tree.itemDoubleClicked.emit(prompt_row, 0)
     assert asked.pop() == ("element", "pic", {"prompt": "a red bicycle", "alt": "a red bicycle"})
-    assert not tree.edit(items["pic"])  # cancelled
-    assert tree.edit(items["sales"].child(0))  # "title: Q"
+    assert not tree.edit_item(items["pic"])  # cancelled
+    assert tree.edit_item(items["sales"].child(0))  # "title: Q"
     assert asked.pop() == ("element", "sales", {"title": "Revenue"})
-    assert not tree.edit(items["numbers"])  # unchanged once trimmed
+    assert not tree.edit_item(items["numbers"])  # unchanged once trimmed
     monkeypatch.setattr(tree, "ask_colour", lambda hex_colour, role: "#7a3e1d")
     tree.itemDoubleClicked.emit(swatch, 0)
     assert asked == [("palette", "primary", {"primary": "#7a3e1d"})]
@@ -887,12 +888,18 @@ def test_editing_an_image_subject_in_the_tree_regenerates_it_and_the_preview_sho
 
     monkeypatch.setattr(apply, "render_and_score", fast)
     project = window.session.project
+    small = project.site_dir / "assets" / "small.png"  # a real 37 px picture first, shown
+    Image.new("RGB", (37, 20), "#336699").save(small)
+    small.replace(project.site_dir / "assets" / "hero.png")  # a new file: never into a blob
+    project.commit("a real picture")
+    window.preview.reload()
+    qtbot.waitUntil(lambda: shown_width(window) == 37, timeout=15_000)
     before = {p.name: p.read_bytes() for p in project.site_dir.rglob("*") if p.is_file()}
     monkeypatch.setattr(window.tree, "ask_text", lambda *a: "a lighthouse at dusk")
     item = window.tree._items["hero_image"]
 
     async def drive():
-        assert window.tree.edit(item)
+        assert window.tree.edit_item(item)
         [job] = [j for j in window.session.jobs.jobs.values() if j.kind == "edit-image"]
         assert job.element == "hero_image"
         done = await window.session.jobs.wait(job.id)
@@ -913,14 +920,14 @@ def test_editing_an_image_subject_in_the_tree_regenerates_it_and_the_preview_sho
     assert any("prompt: a lighthouse at dusk" in window.tree._items["hero_image"].child(i).text(0)
                for i in range(window.tree._items["hero_image"].childCount()))  # fmt: skip
     assert any("Edited subject" in n.message.text() for n in window.notifications.notices)
-    widths = []
-    qtbot.waitUntil(
-        lambda: (
-            window.page.runJavaScript(
-                "document.querySelector('[data-mm-id=hero_image]').naturalWidth", 0, widths.append
-            )
-            or bool(widths and widths[-1])
-        ),
-        timeout=15_000,
+    # the preview shows the new picture (same URL: a reload that kept the cached one fails)
+    qtbot.waitUntil(lambda: shown_width(window) == 1536, timeout=15_000)
+
+
+def shown_width(window) -> int | None:
+    """The natural width of the hero image as the preview shows it now (the last answer)."""
+    widths = window.__dict__.setdefault("_shown_widths", [])
+    window.page.runJavaScript(
+        "document.querySelector('[data-mm-id=hero_image]').naturalWidth", 0, widths.append
     )
-    assert widths[-1] > 100
+    return widths[-1] if widths else None

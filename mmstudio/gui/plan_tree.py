@@ -34,7 +34,7 @@ ID_ROLE = Qt.ItemDataRole.UserRole
 SCORE_ROLE = Qt.ItemDataRole.UserRole + 1
 ISSUES_ROLE = Qt.ItemDataRole.UserRole + 2
 RUNNING_ROLE = Qt.ItemDataRole.UserRole + 3  # True while a job works on the row's element
-EDIT_ROLE = Qt.ItemDataRole.UserRole + 4  # what a double-click edits: ("subject", id), …
+EDIT_ROLE = Qt.ItemDataRole.UserRole + 4  # what a double-click edits: "subject:<id>", …
 SPIN_MS = 90  # spinner frame interval
 
 
@@ -193,13 +193,13 @@ class PlanTree(QTreeWidget):
             swatch = QTreeWidgetItem(page, [f"{colour.role}: {colour.hex}"])
             swatch.setBackground(0, QColor(colour.hex))
             swatch.setForeground(0, QColor("white" if _dark(colour.hex) else "black"))
-            swatch.setData(0, EDIT_ROLE, ("colour", colour.role))
+            swatch.setData(0, EDIT_ROLE, f"colour:{colour.role}")
             swatch.setToolTip(0, f"double-click to change the {colour.role} colour")
         QTreeWidgetItem(page, [f"Headings: {plan.layout.typography.heading}"])
         QTreeWidgetItem(page, [f"Body: {plan.layout.typography.body}"])
         for section in plan.sections:
             row = self._row(self, section.id, f"{section.kind} · {section.title or section.id}")
-            row.setData(0, EDIT_ROLE, ("section-title", section.id))
+            row.setData(0, EDIT_ROLE, f"section-title:{section.id}")
             measured = section_score(report, section.id, section.element_ids)
             self._badge(row, report, section.id, measured)
             for element_id in section.element_ids:
@@ -207,16 +207,16 @@ class PlanTree(QTreeWidget):
                 child = self._row(row, element.id, _element_label(element))
                 score = scores.get(element.id)
                 self._badge(child, report, element.id, score.score if score else None)
-                edit = ("chart-title" if element.kind == "chart" else "subject", element.id)
+                edit = ("chart-title:" if element.kind == "chart" else "subject:") + element.id
                 child.setData(0, EDIT_ROLE, edit)
                 if element.kind == "chart":
                     title = QTreeWidgetItem(child, [f"title: {element.title or '(none)'}"])
-                    title.setData(0, EDIT_ROLE, ("chart-title", element.id))
+                    title.setData(0, EDIT_ROLE, f"chart-title:{element.id}")
                 QTreeWidgetItem(child, [f"role: {element.context.role}"])
                 QTreeWidgetItem(child, [f"file: {element.save_path}"])
                 prompt = QTreeWidgetItem(child, [f"prompt: {element.prompt[:120]}"])
                 if element.kind != "chart":
-                    prompt.setData(0, EDIT_ROLE, ("subject", element.id))
+                    prompt.setData(0, EDIT_ROLE, f"subject:{element.id}")
                     prompt.setToolTip(0, f"double-click to change the subject of {element.id}")
         self.expandToDepth(0)
         self.show_running(self._running)
@@ -293,32 +293,32 @@ class PlanTree(QTreeWidget):
     def edit_actions(self, item: QTreeWidgetItem) -> list[tuple[str, object]]:
         """The context menu's edits for ``item``: (label, callback) pairs, or (label, list of
         (label, callback)) for a submenu ("Chart type ▸"); empty for a row nothing edits."""
-        edit = item.data(0, EDIT_ROLE)
-        if not edit or self.plan is None:
+        edit = _edit_of(item)
+        if edit is None or self.plan is None:
             return []
         what, item_id = edit
         if what == "colour":
-            return [(f"Change the {item_id} colour…", lambda: self.edit(item))]
+            return [(f"Change the {item_id} colour…", lambda: self.edit_item(item))]
         if what == "section-title":
-            return [("Edit title…", lambda: self.edit(item))]
+            return [("Edit title…", lambda: self.edit_item(item))]
         try:
             element = self.plan.element(item_id)
         except KeyError:
             return []
         if element.kind != "chart":
-            return [("Edit subject…", lambda: self.edit(item))]
+            return [("Edit subject…", lambda: self.edit_item(item))]
         current = element.attributes.chart_type
         types = [
             (("✓ " if t == current else "") + t, lambda t=t: self._chart_type(item_id, t))
             for t in CHART_TYPES
         ]
-        return [("Edit title…", lambda: self.edit(item)), ("Chart type", types)]
+        return [("Edit title…", lambda: self.edit_item(item)), ("Chart type", types)]
 
-    def edit(self, item: QTreeWidgetItem) -> bool:
+    def edit_item(self, item: QTreeWidgetItem) -> bool:
         """Ask for the new value of what ``item`` edits and emit :attr:`edit_requested`;
         returns whether an edit was requested (False: cancelled, unchanged, not editable)."""
-        edit = item.data(0, EDIT_ROLE)
-        if not edit or self.plan is None:
+        edit = _edit_of(item)
+        if edit is None or self.plan is None:
             return False
         what, item_id = edit
         if what == "colour":
@@ -357,7 +357,7 @@ class PlanTree(QTreeWidget):
 
     def _double_clicked(self, item: QTreeWidgetItem) -> None:
         if item.data(0, EDIT_ROLE):
-            self.edit(item)
+            self.edit_item(item)
 
     def _context_menu(self, at: QPoint) -> None:
         item = self.itemAt(at)
@@ -390,6 +390,16 @@ class PlanTree(QTreeWidget):
             self.page_selected.emit()
         else:
             self.element_selected.emit(item.data(0, ID_ROLE))
+
+
+def _edit_of(item: QTreeWidgetItem) -> tuple[str, str] | None:
+    """(what, id) a row edits — plain strings in the item (a Python tuple in a QVariant is not
+    safe across selection changes) — or None."""
+    edit = item.data(0, EDIT_ROLE)
+    if not isinstance(edit, str) or ":" not in edit:
+        return None
+    what, _, item_id = edit.partition(":")
+    return what, item_id
 
 
 def _element_label(element) -> str:

@@ -119,7 +119,9 @@ class Preview(QWidget):
         if self.released:
             return
         self._scroll_y = int(scroll_y or 0)
-        self.view.reload()
+        # bypassing the cache: an asset made again keeps its URL (a plan edit, a local refine),
+        # and a plain reload would show the picture the renderer holds in memory
+        self.page.triggerAction(QWebEnginePage.WebAction.ReloadAndBypassCache)
 
     def highlight(self, item_id: str) -> None:
         """Outline the element or section ``item_id`` in the page."""
