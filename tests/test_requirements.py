@@ -265,3 +265,23 @@ def test_sections_a_short_brief_names_in_passing():
     assert sections["classes"].values[:2] == ["Taster evening", "Six-week course"]
     named = {r.key for r in extract("The recipes section is a grid. A glass section.")}
     assert "recipes" in named and "glass" not in named
+
+
+def test_a_role_named_after_the_quote_and_prices_written_after_names():
+    """ "the headline “Make something that lasts” and a “Book a class” button": the button is a
+    button; "“Taster evening” £45" keeps the price with its class (no trailing comma)."""
+    brief = (
+        "A hero with the headline “Make something that lasts” and a “Book a class” button. "
+        "Three cards: “Taster evening” £45, “Six-week course” £240, each with a “Reserve” pill; "
+        "the “Solo” plan at $19 / month."
+    )
+    reqs = extract(brief)
+    roles = {r.key: (r.kind, r.role) for r in reqs if r.kind in ("copy", "label")}
+    assert roles["Make something that lasts"] == ("copy", "heading")
+    assert roles["Book a class"] == ("label", "button")
+    assert roles["Reserve"] == ("label", "tag")
+    pairs = {r.key: r.values for r in reqs if r.kind == "pairing"}
+    assert pairs["Taster evening"] == ["Taster evening", "£45"]
+    assert pairs["Six-week course"] == ["Six-week course", "£240"]
+    assert pairs["Solo"] == ["Solo", "$19 / month"]
+    assert "Make something that lasts" not in pairs  # a heading and its call to action

@@ -597,3 +597,21 @@ def test_a_chart_is_named_by_its_sections_heading():
         sections=[SectionFact(id="charts", heading="Flavour Notes by Origin")],
     )  # fmt: skip
     assert [r.status for r in check_data(reqs, facts)] == ["pass"]
+
+
+def test_an_untitled_chart_must_say_what_it_shows():
+    """ "A bar chart of students per month (Jan 6, …)": the data alone is not enough when the
+    chart reads "Chart" — a designer sees a placeholder title; "Students per month" passes."""
+    brief = "A bar chart of students per month (Jan 6, Feb 8, Mar 10, Apr 12)."
+    (req,) = [r for r in extract_data(brief) if r.kind == "chart"]
+    assert (req.subject, req.values, req.numbers) == (
+        "students per month", ["Jan", "Feb", "Mar", "Apr"], [6, 8, 10, 12],
+    )  # fmt: skip
+    months = [{"type": "category", "data": ["Jan", "Feb", "Mar", "Apr"]}]
+    drawn = chart("c1", [{"type": "bar", "data": [6, 8, 10, 12]}], months, [{"type": "value"}])
+    placeholder = facts(drawn, text="Chart", blocks=[heading("Chart", (0, 60, 500, 25))])
+    (bad,) = check_data([req], placeholder)
+    assert bad.status == "fail" and "says it shows students per month" in bad.message
+    assert "“Chart”" in bad.message
+    named = facts(drawn, text="", blocks=[heading("Students per month", (0, 60, 500, 25))])
+    assert [r.status for r in check_data([req], named)] == ["pass"]

@@ -60,6 +60,12 @@ _LIST = r"(?!\s*(?:[,;&]|and\b|or\b)?\s*(?:and\s+)?[“\"«„])"  # not the fir
 _OF = re.compile(r"^\s*(?:representing|showing|of|about|on)\s+" + _Q + _LIST, re.I)
 _BEFORE = re.compile(_Q + r"\s*(?:[\w-]+\s+){0,2}$")
 _TITLE_NOUN = re.compile(r"\btitled?\b[^“”\"\n]{0,80}?" + _Q, re.I)
+#: "a bar chart of students per month (Jan 6, …)": what an untitled chart shows, in words
+_SUBJECT = re.compile(
+    r"^\s*(?:of|showing|comparing|tracking|for|about|on)\s+(?:the\s+)?([a-z][a-z0-9 '’&/-]{2,60}?)"
+    r"\s*(?=[(.,;:\n]|$|\s(?:with|from|in|over|across|by)\s)",
+    re.I,
+)
 _COUNTER = re.compile(r"kpi|tile|stat|snapshot|counter|summary|pod|card|metric|scorecard", re.I)
 
 
@@ -202,12 +208,25 @@ def _requirement(a: _Ask, n: int, tables: list[Table], text: str, source: str) -
     shown = shown.replace("-", " ").capitalize().replace("Multi line", "Multi-line")
     label = f" “{a.title}”" if a.title else ""
     excerpt = " ".join(text[a.start : a.end].split())[:160]
+    subject = "" if a.title else _subject(text, a.end)
+    label = label or (f" of {subject}" if subject else "")
     return Requirement(
         id=f"chart-{n}", kind="chart", key=a.title or role, text=f"{shown} chart{label}",
+        subject=subject,
         span=Span(source=source, start=a.start, end=a.end, excerpt=excerpt),
         severity="major" if "spark" in a.phrase else "critical", role=role, label=a.title,
         values=values[:200], numbers=numbers[:200], count=a.count if a.count > 1 else None,
     )  # fmt: skip
+
+
+def _subject(text: str, end: int) -> str:
+    """The words after a chart mention that say what it shows, or "" (quoted words are titles,
+    read by :func:`_title`; a number or a dataset heading is no subject)."""
+    m = _SUBJECT.match(text[end : end + 120])
+    if m is None:
+        return ""
+    subject = m.group(1).strip(" -/")
+    return subject if len(ds.words(subject)) >= 1 and not re.search(r"\d", subject) else ""
 
 
 def _dataset(t: Table, n: int, text: str, source: str) -> Requirement | None:
@@ -304,6 +323,7 @@ def _match(req: Requirement, c: ChartFact, captions: list[str]) -> dict:
     if req.role == "gauge":
         caps += [str(d.get("name")) for s in c.series for d in s.data if isinstance(d, dict)]
     title = max((ds.similarity(req.label, t) for t in caps), default=0.0) if req.label else 0.0
+    said = req.subject and max((ds.similarity(req.subject, t) for t in caps), default=0.0)
     names, numbers, types = ds.chart_names(c), ds.chart_series(c), page_types(c)
     named_cats = names and req.role != "gauge" and (req.role != "radar" or ds.radar_labels(c))
     hits = ds.labels_found(req.values, names) if named_cats else []
@@ -326,6 +346,7 @@ def _match(req: Requirement, c: ChartFact, captions: list[str]) -> dict:
     return {
         "score": 2 * title + 1.5 * (cats or 0) + (nums or 0) + 0.6 * bool(ok) if eligible else 0,
         "title_share": round(title, 2), "type_ok": ok,
+        "subject_share": round(said, 2) if req.subject else None, "title": c.title or None,
         "caption": max(caps, key=lambda t: ds.similarity(req.label, t), default="")[:80] or None,
         "found_type": next((t for t in _ORDER if t in types), min(types, default="?")),
         "category_share": None if cats is None else round(cats, 2),
@@ -357,7 +378,14 @@ def _verdict(req: Requirement, c: ChartFact, m: dict) -> RequirementResult:
         exp = ", ".join(f"{x:g}" for x in req.numbers[:4])
         got = ", ".join(f"{x:g}" for x in (m["numbers_found"] or [])[:4]) or "none"
         problems.append(f"values differ from the prompt: expected {exp}…, found {got}…")
-    if problems and m["title_share"] < 0.5 and m["caption"]:
+    shown = m["title"] or m["caption"]
+    named = f"it reads “{shown}”" if shown else "it has no title"
+    said = len(problems)
+    if req.label and m["title_share"] < 0.5 and not problems:
+        problems.append(f"{name} is drawn but nothing on or above it says so ({named})")
+    if m["subject_share"] is not None and m["subject_share"] < 0.34:
+        problems.append(f"nothing on or above the chart says it shows {req.subject} ({named})")
+    if problems and m["title_share"] < 0.5 and m["caption"] and len(problems) == said:
         problems.append(f"(matched the chart under “{m['caption']}”)")
     if problems:
         return RequirementResult.of(req, "fail", "; ".join(problems), **ev)

@@ -3,7 +3,8 @@
 A run of quotes joined only by commas / "and" / "or" (“About”, “Workshops”, and “Tickets”) shares
 the role read from the words just before the run: a navigation menu gives nav links, a button /
 CTA / pill gives button labels, a tag / badge / chip gives tag labels, anything else is copy that
-must be visible somewhere. Short labels must be an element's whole text; the sentence's comma or
+must be visible somewhere. A role noun right after a quote ("and a “Book a class” button")
+gives that quote its own role. Short labels must be an element's whole text; the sentence's comma or
 period inside the quotes is not part of the label.
 """
 
@@ -74,6 +75,20 @@ def _role(text: str, start: int) -> str:
     return best
 
 
+#: a role noun right after the quote ("a “Book a class” button") names that quote's role
+_ROLE_AFTER = re.compile(
+    r"^\s*(?:(buttons?|cta|call[- ]to[- ]action)|(tags?|badges?|chips?|pills?|ribbons?))\b", re.I
+)
+
+
+def _role_after(text: str, end: int) -> str | None:
+    """The role named by the word just after the quote that ends at ``end``, or None."""
+    m = _ROLE_AFTER.match(text[end + 1 : end + 40])
+    if m is None:
+        return None
+    return "button" if m.group(1) else "tag"
+
+
 def _scare_quote(inner: str) -> bool:
     """“sketchbook”-style quotes: one lower-case word that is no label."""
     words = inner.split()
@@ -86,7 +101,8 @@ def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
     for run in _runs(text):
         role = _role(text, run[0][1] - 1)
         for inner, start, end in run:
-            req = _one(text, inner, start, end, role, source)
+            own = _role_after(text, end) if role not in ("nav", "in-image") else None
+            req = _one(text, inner, start, end, own or role, source)
             if req is not None:
                 found.setdefault((req.kind, req.key.casefold()), req)
     return list(found.values())

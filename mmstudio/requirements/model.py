@@ -43,6 +43,7 @@ class Requirement(_Model):
     ratio: list[float] = Field(default_factory=list)
     order: int | None = None
     checker: str = ""  # which check family reads it ("" = the one of its kind; "data": datasets)
+    subject: str = ""  # an unquoted "what it shows" ("a bar chart of students per month")
 
 
 def pass_share(results: list[RequirementResult]) -> float | None:

@@ -15,9 +15,9 @@ import re
 
 from mmstudio.render.facts import PageFacts
 
-from .copy import _role, _runs
+from .copy import _role, _role_after, _runs
 from .model import Requirement, RequirementResult
-from .text import sentence_bounds, span, strip_label
+from .text import quotes, sentence_bounds, span, strip_label
 
 MAX_GAP = 160  # characters between the two fields in the brief
 ADJACENT_PX = 60  # centre to centre: a title straight above its line
@@ -36,8 +36,8 @@ def extract_pairs(text: str, source: str = "prompt") -> list[Requirement]:
         _, end = sentence_bounds(text, a_start)
         if b_start > end or _role(text, a_start - 1) in _SKIP_ROLES:
             continue
-        if _role(text, b_start - 1) in _SKIP_ROLES:
-            continue
+        if _role(text, b_start - 1) in _SKIP_ROLES or _role_after(text, b_end) == "button":
+            continue  # a heading and its call to action are no item's fields
         a, b = strip_label(a), strip_label(b)
         if min(len(a), len(b)) < 2 or max(len(a), len(b)) > 200 or _alike(a, b):
             continue
@@ -53,6 +53,38 @@ def extract_pairs(text: str, source: str = "prompt") -> list[Requirement]:
                 values=[a, b],
                 text=f"“{_cut(a)}” and “{_cut(b)}” in one box",
                 span=span(text, a_start - 1, b_end + 1, source),
+                severity="major",
+            )
+        )
+    return found + _priced(text, source, {r.key for r in found})
+
+
+#: a price written right after a quoted name: “Taster evening” £45, “Pro” at $19 / month
+_PRICE_AFTER = re.compile(
+    r"^\s*(?:(?:plan|tier|package|pass|option|ticket)\s+)?(?:at|for|costs?|[-–—:(])?\s*((?:[£$€¥]\s?\d(?:[\d,.]*\d)?|\d(?:[\d,.]*\d)?\s?(?:€|EUR|USD|GBP))"
+    r"(?:\s?/\s?(?:month|mo|year|yr|person|night|session|week))?)",
+    re.I,
+)
+
+
+def _priced(text: str, source: str, taken: set[str]) -> list[Requirement]:
+    """Pairings of a quoted name with the unquoted price just after it."""
+    found: list[Requirement] = []
+    for inner, start, end in quotes(text):
+        m = _PRICE_AFTER.match(text[end + 1 : end + 40])
+        name = strip_label(inner)
+        if m is None or name in taken or len(name) < 2 or _role(text, start - 1) in _SKIP_ROLES:
+            continue
+        price = m.group(1).strip()
+        found.append(
+            Requirement(
+                id="",
+                kind="pairing",
+                key=name,
+                label=name,
+                values=[name, price],
+                text=f"“{_cut(name)}” and its price {price} in one box",
+                span=span(text, start - 1, end + 1 + m.end(), source),
                 severity="major",
             )
         )
