@@ -45,14 +45,14 @@ fi
 # the Iconify JSON icon sets the offline designer draws its motifs from (resources/motifs/)
 icon_sets="fluent-emoji-flat noto openmoji game-icons tabler"
 missing_set=0
-for set in $icon_sets; do [ -f "node_modules/@iconify-json/$set/icons.json" ] || missing_set=1; done
+for icon_set in $icon_sets; do [ -f "node_modules/@iconify-json/$icon_set/icons.json" ] || missing_set=1; done
 if [ ! -f node_modules/echarts/dist/echarts.min.js ] || [ "$missing_set" = 1 ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm packages"
   npm ci --no-audit --no-fund --loglevel=error >&2
 fi
 mkdir -p resources/vendor/iconify
 cp node_modules/echarts/dist/echarts.min.js resources/vendor/echarts.min.js
-for set in $icon_sets; do cp -u "node_modules/@iconify-json/$set/icons.json" "resources/vendor/iconify/$set.json"; done
+for icon_set in $icon_sets; do cp -u "node_modules/@iconify-json/$icon_set/icons.json" "resources/vendor/iconify/$icon_set.json"; done
 
 # --- a Chromium for Playwright ---------------------------------------------------------------
 have_browser() { .venv/bin/python -c 'from mmstudio.render import find_browser as f; import sys; sys.exit(f().executable is None)' 2>/dev/null; }
