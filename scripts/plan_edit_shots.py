@@ -74,6 +74,21 @@ def with_menu(window, item, actions, submenu: str | None = None):
     return picture
 
 
+async def shown_picture(window, element_id: str) -> str | None:
+    """A fingerprint of the picture the preview shows for ``element_id`` now (drawn at 48 × 32
+    on a canvas, as a data URL); None while it is not loaded."""
+    script = (
+        f"(() => {{ const i = document.querySelector('[data-mm-id={element_id}]');"
+        " if (!i || !i.complete || !i.naturalWidth) return null;"
+        " const c = document.createElement('canvas'); c.width = 48; c.height = 32;"
+        " c.getContext('2d').drawImage(i, 0, 0, 48, 32); return c.toDataURL(); })()"
+    )
+    answer = asyncio.get_running_loop().create_future()
+    window.page.runJavaScript(script, 0, lambda value: answer.done() or answer.set_result(value))
+    value = await asyncio.wait_for(answer, 10)
+    return hashlib.sha256(value.encode()).hexdigest()[:12] if value else None
+
+
 class MenuWalk(Walk):
     def picture(self, picture, name: str, seen: dict, checks: dict[str, bool]) -> None:
         """A step whose picture is given (a window with a menu drawn on it)."""
@@ -114,6 +129,7 @@ async def path(window, walk: MenuWalk, work: Path) -> None:
     )
 
     before = site_digests(project)
+    shown_before = await shown_picture(window, image.id)
     tree.ask_text = lambda *a: SUBJECT  # the dialog's answer
     tree.edit_item(row)
     await wait_for(lambda: any(j.kind == "edit-image" for j in window.session.jobs.jobs.values()))
@@ -126,11 +142,18 @@ async def path(window, walk: MenuWalk, work: Path) -> None:
     await settle(window, 3.0)
     after = site_digests(project)
     changed = sorted(p for p in before if before[p] != after.get(p))
+    shown_after = await shown_picture(window, image.id)
     walk.shot(
         window,
         "subject-edited",
-        {"changed files": changed, "notice": (notices(window) or [""])[-1]},
         {
+            "changed files": changed,
+            "notice": (notices(window) or [""])[-1],
+            "preview picture": [shown_before, shown_after],
+        },
+        {
+            "the preview shows the new picture": None not in (shown_before, shown_after)
+            and shown_before != shown_after,
             "only the image and the page's alt": set(changed) <= {image.save_path, "index.html"}
             and image.save_path in changed,
             "plan has the subject": project.read_plan().element(image.id).prompt == SUBJECT,
