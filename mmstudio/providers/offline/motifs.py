@@ -24,6 +24,7 @@ import json
 import logging
 import re
 import threading
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -44,7 +45,7 @@ _SIGNS = re.compile(
     r"(^|-)(flag|keycap|button|sign|symbol|arrow|letter|input|square|circle|mark|selector|"
     r"off|filled|heart-suit|zodiac|ideograph|regional|tone|sign-of)(-|$)"
 )
-_WORD = re.compile(r"[a-z][a-z0-9']*")
+_WORD = re.compile(r"[^\W\d_][\w']*")  # words in any script: "café", "山和湖"
 _MAX_SUBJECT = 600  # characters of a subject text that are read (a 5,000-character prompt too)
 
 
@@ -243,14 +244,20 @@ def raster(motif: Motif, px: int, color: str = "#000000") -> Image.Image:
 # --- matching --------------------------------------------------------------------------------
 
 
+def _plain(word: str) -> str:
+    """``word`` without accents ("café" → "cafe"); other scripts are kept as they are."""
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 def words_of(text: str, names: bool = False) -> list[str]:
     """Content words of ``text`` in order (lower case; the ignore list left out). With ``names``
     a capitalised word inside a sentence ("Juno Lee") is marked by a leading ``^``."""
     ignore = _ignore()
     out: list[str] = []
     text = text[:_MAX_SUBJECT].replace("’", "'")
-    for match in re.finditer(r"[A-Za-z][A-Za-z0-9']*", text):
-        word = match.group().lower().removesuffix("'s").strip("'")
+    for match in _WORD.finditer(text):
+        word = _plain(match.group().lower()).removesuffix("'s").strip("'")
         if len(word) < 2 or word in ignore:
             continue
         before = text[: match.start()].rstrip()
