@@ -99,7 +99,7 @@ def first_error(exc: BaseException) -> BaseException:
 async def test_new_project_through_the_provider(tmp_path, env):
     plan = make_plan()
     env.chat_responder = responder(plan, page_html(plan))
-    result = await new_project(tmp_path / "ember", PROMPT, provider="openai")
+    result = await new_project(tmp_path / "ember", PROMPT, provider="openai", evaluate=False)
     check_project(result, plan)
     check_requests(env)
     for path in (tmp_path / "ember").rglob("*"):  # the key never reaches the project
@@ -327,3 +327,30 @@ async def test_a_planned_mp4_is_encoded_when_videos_fall_back(server, tmp_path):
     assert (site / "assets/pour-loop.mp4").read_bytes()[4:8] == b"ftyp"
     assert server.requests == []
     await designer.aclose()
+
+
+async def test_new_judges_the_first_version_and_reflects_with_the_model(tmp_path, env):
+    """With a model designer the first version is judged (the judge's issues in report.json)
+    and reflection trials are judged the same way and refined by the model, the rules standing
+    in for a refine call the endpoint fails."""
+    from test_providers_judge import verdict
+
+    plan = make_plan()
+    made = responder(plan, page_html(plan))
+
+    def reply(request):
+        name = request.schema_name() or ""
+        if name.endswith("Judgement"):
+            return verdict(request)
+        return made(request)
+
+    env.chat_responder = reply
+    result = await new_project(tmp_path / "ember", PROMPT, provider="openai", rounds=1)
+    report = result.project.read_report()
+    assert report is not None and any(i.source == "judge" for i in report.issues)
+    names = [r.schema_name() or "text" for r in env.log("chat")]
+    assert names.count("LayoutJudgement") >= 1 and "DesignPlan" in names
+    first_judge = names.index("LayoutJudgement")
+    refines = [n for n in names[first_judge:] if not n.endswith("Judgement")]
+    assert refines, names  # the judge's issues went to the model refiners
+    assert result.reflection is not None and result.reflection["rounds"] == 1

@@ -32,7 +32,9 @@ class Target:
     issues: list[Issue]
 
 
-def _fixable(issue: Issue, level: str) -> bool:
+def _fixable(issue: Issue, level: str, model: bool = False) -> bool:
+    if model and issue.source in ("judge", "requirement") and issue.level == level:
+        return True  # a model refiner takes what the judge or the brief says, at its level
     if level == "global" and issue.source == "judge" and "spacing" in issue.message.lower():
         return True
     if issue.source == "requirement":
@@ -48,11 +50,13 @@ def route(
     min_severity: Severity = "minor",
     level: Level | None = None,
     element: str | None = None,
+    model: bool = False,
 ) -> list[Target]:
     """The refiner calls for ``report``'s issues at or above ``min_severity``: one per element
     and level (local, context), one for the page (global). ``level``/``element`` narrow it; an
     explicit element takes every issue of it that the level's rules can fix, whatever its
-    routed level (e.g. a local regenerate for a cover-cropped image)."""
+    routed level (e.g. a local regenerate for a cover-cropped image). With ``model`` (the
+    refiners are a model's) the judge's and the brief's issues go to their own level too."""
     floor = SEVERITY_RANK[min_severity]
     issues = [i for i in report.issues if SEVERITY_RANK[i.severity] >= floor]
     levels = [level] if level else ["local", "context", "global"]
@@ -60,7 +64,7 @@ def route(
     for lvl in levels:
         chosen = [
             i for i in issues
-            if _fixable(i, lvl) and (i.level == lvl or (element and lvl != "global"))
+            if _fixable(i, lvl, model) and (i.level == lvl or (element and lvl != "global"))
         ]  # fmt: skip
         if element is not None:
             chosen = [i for i in chosen if i.element == element]

@@ -25,6 +25,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mmstudio.evaluate import evaluate as evaluate_page
 from mmstudio.pipeline.generate import ProgressCallback, build_site, no_progress, plan_page
@@ -39,6 +40,9 @@ from mmstudio.providers.settings import Settings
 from mmstudio.render import find_browser
 from mmstudio.report import Report
 from mmstudio.threads import run_to_end
+
+if TYPE_CHECKING:
+    from mmstudio.providers.models import Models
 
 log = logging.getLogger(__name__)
 
@@ -150,9 +154,10 @@ async def _generate(
             building / "project", prompt=prompt, provider=designer.name, title=plan.title
         )
         cancelled = False
+        models = _models_of(designer)
         with Workspace.of(staged).hold("mmstudio new"):
             try:
-                await _first_version(staged, site, plan, evaluate, progress, timings)
+                await _first_version(staged, site, plan, evaluate, progress, timings, models)
             except asyncio.CancelledError:
                 if staged.manifest.head is None:
                     raise
@@ -164,7 +169,7 @@ async def _generate(
         reflection = None
         with Workspace.of(project_done).hold("mmstudio new"):
             if evaluate and rounds > 0 and project_done.read_report() is not None:
-                reflection = await _reflect(project_done, rounds, progress, timings)
+                reflection = await _reflect(project_done, rounds, progress, timings, models)
                 plan = project_done.read_plan()
     finally:
         shutil.rmtree(building, ignore_errors=True)
@@ -217,9 +222,11 @@ async def _first_version(
     evaluate: bool,
     progress: ProgressCallback,
     timings: dict[str, float],
+    models: Models | None = None,
 ) -> None:
     """Commit the built ``site`` and ``plan`` as the new project's first version through its
-    edit transaction, evaluated first (``report.json``) with ``evaluate`` (module docstring)."""
+    edit transaction, evaluated first (``report.json``) with ``evaluate`` (module docstring);
+    with ``models`` the model judge's issues are merged in, as they are in reflection."""
     async with Workspace.of(project).edit("generate", what="mmstudio new") as draft:
         await run_to_end(_adopt, site, draft.site)
         draft.write_plan(plan)
@@ -229,7 +236,13 @@ async def _first_version(
             prompt = project.manifest.prompt
 
             async def score(page: Path, plan: DesignPlan | None, out_dir: Path) -> Report | None:
-                return await evaluate_first(page, plan, out_dir, prompt)
+                report = await evaluate_first(page, plan, out_dir, prompt)
+                if report is None or report.failed or models is None:
+                    return report
+                from mmstudio.providers.llm.review import judge_site
+
+                review = await judge_site(report, plan, page.parent, models.settings, models=models)
+                return review.report
 
             report = await draft.verify(score, project.renders_dir)
             timings["evaluate"] = round(time.perf_counter() - t0, 3)
@@ -262,13 +275,32 @@ async def evaluate_first(
     return report
 
 
-async def _reflect(project: Project, rounds: int, progress, timings: dict) -> dict:
-    """Run the reflection loop on the new project; returns its summary (JSON-ready)."""
+def _models_of(designer: Designer) -> Models | None:
+    """The model bundle behind a model designer (None for the offline one)."""
+    return None if designer.name == "offline" else getattr(designer, "models", None)
+
+
+async def _reflect(
+    project: Project, rounds: int, progress, timings: dict, models: Models | None = None
+) -> dict:
+    """Run the reflection loop on the new project; returns its summary (JSON-ready). With
+    ``models`` (a model designer made the page) trials are judged like the first version and
+    the model refines what the judge and the brief found (MM-WebAgent §3.4), the rules standing
+    in per call when it fails; offline, the rules refine what was measured."""
+    from mmstudio.providers.llm.review import judged_evaluator
+    from mmstudio.refine.apply import render_and_score
+    from mmstudio.refine.llm import ModelRefiners
     from mmstudio.studio.refining import RefineService
 
     progress("reflect", 0, 1, f"up to {rounds} rounds of reflection")
     t0 = time.perf_counter()
-    result = await RefineService(project).reflect(rounds)
+    if models is None:
+        service = RefineService(project)
+    else:
+        refiners = ModelRefiners(models.settings, refiner=models.new_refiner())
+        evaluator = judged_evaluator(models, render_and_score)
+        service = RefineService(project, evaluator=evaluator, refiners=refiners)
+    result = await service.reflect(rounds)
     timings["reflect"] = round(time.perf_counter() - t0, 3)
     progress("reflect", 1, 1, f"overall {result.before} → {result.after} ({result.stopped})")
     return result.as_dict()

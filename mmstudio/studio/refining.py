@@ -65,6 +65,11 @@ class RefineService:
         self.editor = SiteEditor(project, evaluator)
         self.refiners = refiners or RuleRefiners()  # the offline rules unless told otherwise
 
+    @property
+    def model(self) -> bool:
+        """The refiners are a model's: the judge's and the brief's issues are routed to them."""
+        return getattr(self.refiners, "name", "offline") != "offline"
+
     async def current_report(self, commit: bool = True) -> Report:
         """The project's report (the site is evaluated first when there is none), with the
         current state committed (``commit``), so every refinement can be undone. Committing an
@@ -153,7 +158,9 @@ class RefineService:
         page = [t for t in targets if t.element is None]
         if page and any(_accepted(j) for j in element_jobs):
             report = await self.evaluate()
-            page = route(report, min_severity=min_severity, level="global", element=element)
+            page = route(
+                report, min_severity=min_severity, level="global", element=element, model=self.model
+            )
         page_jobs = [self.submit(t, report, instruction) for t in page]
         await self._wait(page_jobs)
         return [o for j in element_jobs + page_jobs if j.state == "done" for o in j.result]
@@ -186,7 +193,9 @@ class RefineService:
         known = {e.id for e in report.elements} | {i.element for i in report.issues}
         if element is not None and element not in known:
             raise ValueError(f"no element {element!r} in the report of {self.project.root}")
-        targets = route(report, min_severity=min_severity, level=level, element=element)
+        targets = route(
+            report, min_severity=min_severity, level=level, element=element, model=self.model
+        )
         if not targets:
             return []  # nothing to do: no version, nothing written
         await self._commit_current()
@@ -214,7 +223,7 @@ class RefineService:
         result = Reflection(report.scores.overall, measured_issues(report))
         best, best_version = report, self.project.manifest.head
         for number in range(1, max(0, rounds) + 1):
-            targets = route(report, min_severity=min_severity)
+            targets = route(report, min_severity=min_severity, model=self.model)
             if not targets:
                 result.stopped = "no issue above the threshold"
                 break
