@@ -180,7 +180,8 @@ async def path(window, walk: MenuWalk, work: Path) -> None:
         "chart-as-line",
         {"changed files": changed, "row": tree._items[chart.id].text(0)},
         {
-            "only the chart": set(changed) == {chart.save_path, chart.option_path},
+            "only the chart (and its alt)": set(changed) - {"index.html"}
+            == {chart.save_path, chart.option_path},
             "tree says line": "(line)" in tree._items[chart.id].text(0),
         },
     )

@@ -117,10 +117,23 @@ async def test_a_chart_type_edit_remakes_that_chart_only(project):
         project, chart.id, chart_type="Line chart", evaluator=Evaluations()
     )
     after = site(project)
-    assert {p for p in before if before[p] != after[p]} == {chart.save_path, chart.option_path}
-    assert project.read_plan().element(chart.id).attributes.chart_type == "line"
+    changed = {p for p in before if before[p] != after[p]}
+    assert changed - {"index.html"} == {chart.save_path, chart.option_path}  # index: its alt
+    edited = project.read_plan().element(chart.id)
+    assert edited.attributes.chart_type == "line"
     option = json.loads(after[chart.option_path])
     assert {s["type"] for s in option["series"]} == {"line"}
+    assert chart.alt.startswith("Bar chart")  # the offline planner's alt names the type
+    assert edited.alt.startswith("Line chart")
+    assert f'aria-label="{edited.alt}"' in after["index.html"].decode()
+
+
+def test_a_chart_alt_names_the_new_type():
+    assert plan_edit.chart_alt("Bar chart: Sales", "bar", "line") == "Line chart: Sales"
+    assert plan_edit.chart_alt("a grouped bar chart of sales", "grouped-bar", "pie") == (
+        "a pie chart of sales"
+    )
+    assert plan_edit.chart_alt("Sales by month", "bar", "line") == "Sales by month"
 
 
 async def test_a_chart_title_edit_reaches_the_chart_and_the_page(project):

@@ -104,9 +104,11 @@ def install_hint(libraries: list[str]) -> str:
 
 
 def _qt_dir() -> Path:
-    import PySide6
-
-    return Path(PySide6.__file__).parent / "Qt"
+    """PySide6's bundled Qt folder, found without importing Qt (only the GUI imports it)."""
+    spec = importlib.util.find_spec("PySide6")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("PySide6 is not installed: pip install pyside6 (needed by the app)")
+    return Path(next(iter(spec.submodule_search_locations))) / "Qt"
 
 
 def window_check(qt_dir: Path | None = None, ldd: str | None = None) -> str:

@@ -30,6 +30,7 @@ for an edit the plan or the page cannot take; ProjectError from the transaction.
 
 from __future__ import annotations
 
+import contextlib
 import html as htmllib
 import json
 import logging
@@ -99,6 +100,7 @@ def element_edit(plan: DesignPlan, element_id: str, **changes: str) -> PlanChang
     changes = {k: v.strip() for k, v in changes.items()}
     if "prompt" in changes and not changes["prompt"]:
         raise PlanEditError(f"the subject of {element_id} cannot be empty")
+    new: ElementPlan
     if isinstance(element, ChartPlan):
         new = _chart_changed(element, changes)
     else:
@@ -109,7 +111,8 @@ def element_edit(plan: DesignPlan, element_id: str, **changes: str) -> PlanChang
     if new == element:
         raise PlanEditError(f"nothing to change: {element_id} already reads so")
     done = [k for k in allowed if getattr(new, k, None) != getattr(element, k, None)]
-    if isinstance(new, ChartPlan) and new.attributes.chart_type != element.attributes.chart_type:
+    old_type = element.attributes.chart_type if isinstance(element, ChartPlan) else None
+    if isinstance(new, ChartPlan) and new.attributes.chart_type != old_type:
         done.insert(0, "chart type")
     what = ", ".join(w.replace("prompt", "subject") for w in done if w != "chart_type")
     page = _media_page_edit(element, new)
@@ -123,12 +126,27 @@ def element_edit(plan: DesignPlan, element_id: str, **changes: str) -> PlanChang
 def _chart_changed(element: ChartPlan, changes: dict[str, str]) -> ChartPlan:
     update: dict = {}
     if "chart_type" in changes:
-        kind = charts.chart_kind(changes["chart_type"])
-        if kind != element.attributes.chart_type:
+        old, kind = element.attributes.chart_type, charts.chart_kind(changes["chart_type"])
+        if kind != old:
             update["attributes"] = element.attributes.model_copy(update={"chart_type": kind})
+            update["alt"] = chart_alt(element.alt, old, kind)
     if "title" in changes and changes["title"] != element.title:
         update["title"] = changes["title"]
     return element.model_copy(update=update)
+
+
+def chart_alt(alt: str, old: str, new: str) -> str:
+    """A chart's alt text with its type named anew: "Bar chart: Sales" → "Line chart: Sales"
+    (``old`` / ``new`` are :data:`~mmstudio.pipeline.charts.CHART_TYPES`); an alt that does not
+    name the old type is kept."""
+    words = r"[\s-]+".join(map(re.escape, old.split("-")))
+    pattern = re.compile(rf"\b{words}(?=\s+(?:chart|graph|plot)\b)", re.I)
+
+    def name(match: re.Match) -> str:
+        said = new.replace("-", " ")
+        return said[:1].upper() + said[1:] if match.group(0)[:1].isupper() else said
+
+    return pattern.sub(name, alt, count=1)
 
 
 def _replaced(plan: DesignPlan, new: ElementPlan) -> DesignPlan:
@@ -152,8 +170,10 @@ def _media_page_edit(old: ElementPlan, new: ElementPlan) -> PageEdit | None:
     """The page edit of an element's edit: alt text / aria-label, a chart's iframe title and
     its visible heading (None when the page needs none)."""
     alt_attr = "alt" if isinstance(new, ImagePlan) else "aria-label"
-    new_alt = new.alt if new.alt != old.alt and not isinstance(new, ChartPlan) else None
-    new_title = new.title if isinstance(new, ChartPlan) and new.title != old.title else None
+    new_alt = new.alt if new.alt != old.alt else None
+    new_title = None
+    if isinstance(new, ChartPlan) and isinstance(old, ChartPlan) and new.title != old.title:
+        new_title = new.title
     if new_alt is None and new_title is None:
         return None
 
@@ -162,8 +182,10 @@ def _media_page_edit(old: ElementPlan, new: ElementPlan) -> PageEdit | None:
         if node is None:
             raise PlanEditError(f"the page shows no {new.kind} {new.id}")
         if new_alt is not None:
-            return html_edit.set_attribute(page, node, alt_attr, new_alt)
-        assert isinstance(old, ChartPlan) and new_title is not None
+            page = html_edit.set_attribute(page, node, alt_attr, new_alt)
+            node = html_edit.element_node(page, new.id, old.save_path) or node
+        if new_title is None or not isinstance(old, ChartPlan):
+            return page
         heading = _chart_heading(page, node, old.title)
         if heading is not None and heading.start > node.start:  # the later span first
             page = _with_text(page, heading, new_title)
@@ -304,7 +326,7 @@ def recolour_page(page: str, old: dict[str, str], new: dict[str, str]) -> str:
     for role, hex_ in new.items():
         prop = re.compile(rf"(--color-{re.escape(role)}\s*:\s*)#[0-9A-Fa-f]{{3,8}}\b")
         if prop.search(changed):
-            changed = prop.sub(lambda m, h=hex_: m.group(1) + h, changed)
+            changed = prop.sub(rf"\g<1>{hex_}", changed)
         else:
             token = re.compile(rf"{re.escape(old[role])}(?![0-9A-Fa-f])", re.I)
             changed = token.sub(hex_, changed)
@@ -379,9 +401,9 @@ async def apply_edit(
     the transaction."""
     from mmstudio.refine.apply import render_and_score
 
-    say = progress or (lambda fraction, message: None)
-    designer = designer or await run_to_end(_offline_designer)
-    plan = await run_to_end(_with_motifs, change.plan, change.regenerate, designer)
+    say: Callable[[float, str], None] = progress or (lambda fraction, message: None)
+    maker = designer if designer is not None else await run_to_end(_offline_designer)
+    plan = await run_to_end(_with_motifs, change.plan, change.regenerate, maker)
     workspace = Workspace.of(project)
     async with workspace.edit(job, kind="edit", what="mmstudio plan edit") as draft:
         page = await run_to_end(draft.read_text, "index.html")
@@ -389,7 +411,7 @@ async def apply_edit(
         files: dict[str, bytes] = {}
         for n, element_id in enumerate(change.regenerate):
             say(0.1 + 0.5 * n / len(change.regenerate), f"making {element_id}")
-            files.update(await _assets(plan.element(element_id), plan, designer))
+            files.update(await _assets(plan.element(element_id), plan, maker))
         if plan.charts and draft.read_bytes(ECHARTS) is None:
             files[ECHARTS] = await run_to_end(vendor_file("echarts.min.js").read_bytes)
 
@@ -523,10 +545,9 @@ class PlanEditService:
 
     def element(self, element_id: str, **changes: str) -> Job:
         """Submit :func:`edit_element` as a job on the element."""
-        try:
+        kind: str = "element"
+        with contextlib.suppress(KeyError, PlanEditError):
             kind = _plan_of(self.project).element(element_id).kind
-        except (KeyError, PlanEditError):
-            kind = "element"
         return self._submit(
             f"edit-{kind}", element_id, lambda plan: element_edit(plan, element_id, **changes)
         )
