@@ -128,6 +128,18 @@ async def path(window, walk: MenuWalk, work: Path) -> None:
         {"edit subject offered": [a for a, _ in tree.edit_actions(row)] == ["Edit subject…"]},
     )
 
+    from PySide6.QtWidgets import QInputDialog
+
+    dialog = QInputDialog(tree)  # what "Edit subject…" asks, shown without blocking the script
+    dialog.setOption(QInputDialog.InputDialogOption.UsePlainTextEditForTextInput)
+    dialog.setWindowTitle("Edit subject")
+    dialog.setLabelText(f"What {image.id} shows (its image is made again):")
+    dialog.setTextValue(SUBJECT)
+    dialog.show()
+    await asyncio.sleep(0.5)
+    walk.shot(dialog, "subject-dialog", {"text": dialog.textValue()}, {"asks": dialog.isVisible()})
+    dialog.close()
+
     before = site_digests(project)
     shown_before = await shown_picture(window, image.id)
     tree.ask_text = lambda *a: SUBJECT  # the dialog's answer

@@ -236,3 +236,30 @@ async def test_the_service_runs_one_element_job_per_edit(project):
     assert failed.state == "failed" and "not a section" in failed.error
     assert (await jobs.wait(palette.id)).state == "done"
     assert len(project.history.list()) == 4
+
+
+async def test_a_cancelled_edit_leaves_no_trace(project):
+    """Cancelled while its draft is verified: no version, the site and plan as they were, and
+    the next edit's version holds only its own change."""
+    jobs = JobManager()
+    jobs.bind(Workspace.of(project).locks)
+    verifying = asyncio.Event()
+
+    async def slow(page, plan, out_dir):
+        verifying.set()
+        await asyncio.sleep(30)
+
+    before, plan_before, head = site(project), plan_json(project), project.manifest.head
+    names = ids(project)
+    job = plan_edit.PlanEditService(project, jobs, evaluator=slow).element(
+        names["image"], prompt="a volcano"
+    )
+    await asyncio.wait_for(verifying.wait(), 30)
+    assert jobs.cancel(job.id)
+    assert (await jobs.wait(job.id)).state == "cancelled"
+    assert site(project) == before and plan_json(project) == plan_before
+    assert project.manifest.head == head and not list(project.root.glob(".staging-*"))
+    await plan_edit.edit_element(project, names["chart"], title="Cups", evaluator=Evaluations())
+    plan = project.read_plan()
+    assert plan.element(names["image"]).prompt != "a volcano"
+    assert site(project)[plan.images[0].save_path] == before[plan.images[0].save_path]

@@ -281,8 +281,12 @@ class PlanTree(QTreeWidget):
 
     # -- editing the plan --------------------------------------------------------------------
     def ask_text(self, title: str, label: str, value: str) -> str | None:
-        """The designer's words for an edit (None: cancelled). A dialog; tests replace it."""
-        text, ok = QInputDialog.getText(self, title, label, text=value)
+        """The designer's words for an edit (None: cancelled). A dialog (several lines for a
+        subject, one for a title); tests replace it."""
+        if title == "Edit subject":
+            text, ok = QInputDialog.getMultiLineText(self, title, label, value)
+        else:
+            text, ok = QInputDialog.getText(self, title, label, text=value)
         return text if ok else None
 
     def ask_colour(self, hex_colour: str, role: str) -> str | None:
