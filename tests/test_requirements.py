@@ -285,3 +285,22 @@ def test_a_role_named_after_the_quote_and_prices_written_after_names():
     assert pairs["Six-week course"] == ["Six-week course", "£240"]
     assert pairs["Solo"] == ["Solo", "$19 / month"]
     assert "Make something that lasts" not in pairs  # a heading and its call to action
+
+
+def test_design_terms_typefaces_and_colour_codes_in_quotes_are_no_copy():
+    """Real brief excerpts (dev prompts 016, 065, 105, 115, 027): the brief's own words for a
+    design idea, a typeface it compares with and a quoted hex code are never copy to show; a
+    lower-case menu and a list of lower-case brand names still are."""
+
+    def shown(text: str) -> set[str]:
+        return {r.key for r in extract(text) if r.kind in ("copy", "label", "nav")}
+
+    assert shown("Each row has a small, circular “chocolate truffle” toggle.") == set()
+    assert shown("The dashboard shows three “flavor tiles” in a row.") == set()
+    assert shown("headings in a condensed grotesk font that looks like “Impact” crossed") == set()
+    assert shown("The page background is “#F7F3EC” with ink “#22252B”.") == set()
+    menu = "three tiny navigation links in lowercase: “event”, “program”, “subscribe”."
+    assert shown(menu) == {"event", "program", "subscribe"}
+    logos = "partner names in gray: “northloop”, “quiet harbor”, “Featherline”."
+    assert {"northloop", "quiet harbor", "Featherline"} <= shown(logos)
+    assert shown("The headline reads “sign up today”.") == {"sign up today"}

@@ -65,12 +65,12 @@ def _role(text: str, start: int) -> str:
     window = window[cut + 1 :] if cut >= 0 else window
     if _TEXT_IS.search(window):
         return "copy"
-    best, at = "copy", -1
+    best, at = "text", -1  # "text": no word names a role (copy on the page, like "copy")
     for role, pattern in _ROLE:
         for m in pattern.finditer(window):
             if m.start() > at:
                 best, at = role, m.start()
-    if best == "copy" and _IN_IMAGE.search(window):
+    if best in ("copy", "text") and _IN_IMAGE.search(window):
         return "in-image"
     return best
 
@@ -89,10 +89,29 @@ def _role_after(text: str, end: int) -> str | None:
     return "button" if m.group(1) else "tag"
 
 
-def _scare_quote(inner: str) -> bool:
-    """“sketchbook”-style quotes: one lower-case word that is no label."""
+def _scare_quote(inner: str, role: str = "text") -> bool:
+    """“sketchbook”-style quotes: one lower-case word that is no nav link (a “pressed” button
+    state) — or, where no word before it names a role at all, up to three lower-case words
+    naming a design idea (“flavor tiles”, “command console”)."""
     words = inner.split()
-    return len(words) == 1 and inner[:1].islower() and len(inner) < 20
+    if role in ("nav", "listed"):
+        return False  # a lower-case menu (“work”, “about”) or list of names is still copy
+    if len(words) == 1:
+        return inner[:1].islower() and len(inner) < 20
+    plain = all(w.isalpha() and w.islower() for w in words)
+    return role == "text" and plain and len(words) <= 3 and len(inner) < 30
+
+
+_HEX = re.compile(r"^#[0-9a-f]{3}(?:[0-9a-f]{3})?(?:[0-9a-f]{2})?$", re.I)
+#: the words before a quote that make it a typeface ("a condensed sans-serif (think of
+#: something like “Neue Display”)", "the typeface “Inter”") — not a heading described by its
+#: type ("in a heavy grotesk: “Level Up”")
+_FONT_BEFORE = re.compile(
+    r"(?:\b(?:fonts?|typefaces?|type ?face|lettering|typeset|(?:sans-?)?serif|monospace"
+    r"|grotesk|grotesque|slab)\b[^.]{0,50}\b(?:like|such as|think of|similar to)\s*"
+    r"|\b(?:font|typeface|font family)\s+(?:called\s+|named\s+)?)[“\"«]?$",
+    re.I,
+)
 
 
 def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
@@ -102,7 +121,9 @@ def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
         role = _role(text, run[0][1] - 1)
         for inner, start, end in run:
             own = _role_after(text, end) if role not in ("nav", "in-image") else None
-            req = _one(text, inner, start, end, own or role, source)
+            # a list of names (“northloop”, “quiet harbor”, “Featherline”) is no design term
+            listed = own or (role if role != "text" or len(run) == 1 else "listed")
+            req = _one(text, inner, start, end, listed, source)
             if req is not None:
                 found.setdefault((req.kind, req.key.casefold()), req)
     return list(found.values())
@@ -110,9 +131,15 @@ def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
 
 def _one(text, inner, start, end, role, source) -> Requirement | None:
     label = strip_label(inner)
-    if sum(c.isalnum() for c in label) < 2 or _scare_quote(label) or len(label) > 300:
+    if sum(c.isalnum() for c in label) < 2 or _scare_quote(label, role) or len(label) > 300:
         return None  # "W", "1", "·": a mark, a step number, a separator — no copy to check
-    if label.casefold() in {f.casefold() for f in font_names()}:
+    role = "copy" if role == "listed" else role
+    if _HEX.match(label):
+        return None  # a colour code in quotes (“#F7F3EC”): the palette pass reads it
+    if label.casefold() in {f.casefold() for f in font_names()} or (
+        role not in ("nav", "button", "tag")
+        and _FONT_BEFORE.search(text[max(0, start - 90) : start])
+    ):
         return None  # a typeface named in quotes: the font pass reads it
     if role == "tag" and inner.rstrip().endswith((".", "!", "?")) and len(label.split()) > 3:
         role = "copy"  # a sentence, not a tag: its own full stop belongs to it
