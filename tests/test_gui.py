@@ -847,7 +847,7 @@ def test_the_plan_tree_offers_the_edits_each_row_takes(qtbot, monkeypatch):
     labels = lambda item: [label for label, _ in tree.edit_actions(item)]  # noqa: E731
     assert labels(items["pic"]) == ["Edit subject…"]
     assert labels(items["sales"]) == ["Edit title…", "Chart type"]
-    assert labels(items["numbers"]) == ["Edit title…"]
+    assert labels(items["numbers"]) == ["Edit title…"]  # the only section: nowhere to move
     swatch = tree.topLevelItem(0).child(0)
     assert labels(swatch) == ["Change the primary colour…"]
     assert tree.edit_actions(items["pic"].child(0)) == []  # "role: photo" edits nothing
@@ -931,3 +931,21 @@ def shown_width(window) -> int | None:
         "document.querySelector('[data-mm-id=hero_image]').naturalWidth", 0, widths.append
     )
     return widths[-1] if widths else None
+
+
+def test_a_section_moves_up_or_down_from_its_menu(qtbot):
+    from mmstudio.gui.plan_tree import PlanTree
+
+    data = _chart_plan().model_dump(mode="json")
+    data["sections"].insert(0, {"id": "intro", "kind": "hero", "title": "Hi"})
+    tree = PlanTree()
+    qtbot.addWidget(tree)
+    tree.show_plan(DesignPlan.model_validate(data), None)
+    asked = []
+    tree.edit_requested.connect(lambda *args: asked.append(args))
+    first = dict(tree.edit_actions(tree._items["intro"]))
+    second = dict(tree.edit_actions(tree._items["numbers"]))
+    assert list(first) == ["Edit title…", "Move down"]
+    assert list(second) == ["Edit title…", "Move up"]
+    second["Move up"]()
+    assert asked == [("order", "numbers", {"order": ["numbers", "intro"]})]

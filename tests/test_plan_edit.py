@@ -263,3 +263,22 @@ async def test_a_cancelled_edit_leaves_no_trace(project):
     plan = project.read_plan()
     assert plan.element(names["image"]).prompt != "a volcano"
     assert site(project)[plan.images[0].save_path] == before[plan.images[0].save_path]
+
+
+async def test_moving_a_section_reorders_the_page_and_nothing_else(project):
+    before = site(project)
+    plan = project.read_plan()
+    ids = [s.id for s in plan.sections]
+    order = plan_edit.moved_order(plan, ids[-1], -1)  # the last one up
+    assert order == [*ids[:-2], ids[-1], ids[-2]]
+    await plan_edit.edit_order(project, order, evaluator=Evaluations())
+    after = site(project)
+    assert {p for p in before if before[p] != after[p]} == {"index.html"}
+    page = after["index.html"].decode()
+    assert page.index(f'data-mm-section="{ids[-1]}"') < page.index(f'data-mm-section="{ids[-2]}"')
+    assert [s.id for s in project.read_plan().sections] == order
+    assert sorted(page) == sorted(before["index.html"].decode())  # the same bytes, moved
+    with pytest.raises(PlanEditError, match="each section once"):
+        plan_edit.order_edit(project.read_plan(), ids[:-1])
+    with pytest.raises(PlanEditError, match="already in this order"):
+        plan_edit.order_edit(project.read_plan(), order)

@@ -558,8 +558,9 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
 
     def edit_plan(self, what: str, item_id: str, changes: dict) -> Job | None:
         """Run a plan edit from the tree as a job (:mod:`mmstudio.studio.plan_edit`): ``what``
-        "element" (``changes``: prompt/alt, chart_type, title), "section" (title) or
-        "palette" ({role: hex}). None (and a notice) when no project with a plan is open."""
+        "element" (``changes``: prompt/alt, chart_type, title), "section" (title), "order"
+        ({"order": section ids}) or "palette" ({role: hex}). None (and a notice) when no
+        project with a plan is open."""
         project = self.session.project
         if project is None or self.site_only is not None:
             self.notify("warning", "Open a project to edit its plan (a site folder has none)")
@@ -569,6 +570,8 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
             return service.palette(changes)
         if what == "section":
             return service.section(item_id, changes["title"])
+        if what == "order":
+            return service.order(changes["order"])
         return service.element(item_id, **changes)
 
     def closeEvent(self, event) -> None:

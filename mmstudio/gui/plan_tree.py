@@ -3,9 +3,10 @@ the page-level badge bar (overall and the six dimensions).
 
 The plan is the designer's to edit from the tree (double-click a row, or its context menu): an
 image's or video's subject ("Edit subject…"), a chart's type ("Chart type ▸") or title, a
-section's title, a palette colour. The tree only asks (:meth:`PlanTree.ask_text`,
-:meth:`PlanTree.ask_colour`) and emits :attr:`PlanTree.edit_requested`; the window runs the
-edit as a job (:mod:`mmstudio.studio.plan_edit`)."""
+section's title or place ("Move up" / "Move down"), a palette colour. The tree only asks
+(:meth:`PlanTree.ask_text`, :meth:`PlanTree.ask_colour`) and emits
+:attr:`PlanTree.edit_requested`; the window runs the edit as a job
+(:mod:`mmstudio.studio.plan_edit`)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from mmstudio.evaluate.scoring import section_score
 from mmstudio.pipeline.charts import CHART_TYPES
 from mmstudio.plan import DesignPlan
 from mmstudio.report import DIMENSIONS, Issue, Report, RequirementResult
+from mmstudio.studio.plan_edit import moved_order
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 SCORE_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -154,7 +156,8 @@ class PlanTree(QTreeWidget):
     element_selected = Signal(str)
     page_selected = Signal()
     #: ``(what, item_id, changes)``: what is "element" (changes: prompt/alt, chart_type, title),
-    #: "section" (title) or "palette" (item_id: the role; changes: {role: hex})
+    #: "section" (title), "order" (item_id: the section moved; changes: {"order": ids}) or
+    #: "palette" (item_id: the role; changes: {role: hex})
     edit_requested = Signal(str, str, dict)
 
     def __init__(self, parent=None) -> None:
@@ -304,7 +307,13 @@ class PlanTree(QTreeWidget):
         if what == "colour":
             return [(f"Change the {item_id} colour…", lambda: self.edit_item(item))]
         if what == "section-title":
-            return [("Edit title…", lambda: self.edit_item(item))]
+            ids = [s.id for s in self.plan.sections]
+            actions: list[tuple[str, object]] = [("Edit title…", lambda: self.edit_item(item))]
+            if ids.index(item_id) > 0:
+                actions.append(("Move up", lambda: self.move_section(item_id, -1)))
+            if ids.index(item_id) < len(ids) - 1:
+                actions.append(("Move down", lambda: self.move_section(item_id, 1)))
+            return actions
         try:
             element = self.plan.element(item_id)
         except KeyError:
@@ -353,6 +362,14 @@ class PlanTree(QTreeWidget):
         subject = subject.strip()
         self.edit_requested.emit("element", item_id, {"prompt": subject, "alt": subject[:400]})
         return True
+
+    def move_section(self, section_id: str, by: int) -> None:
+        """Ask for the sections in a new order: ``section_id`` moved ``by`` places (−1 up)."""
+        if self.plan is None:
+            return
+        ids = moved_order(self.plan, section_id, by)
+        if ids != [s.id for s in self.plan.sections]:
+            self.edit_requested.emit("order", section_id, {"order": ids})
 
     def _chart_type(self, item_id: str, chart_type: str) -> None:
         element = self.plan.element(item_id) if self.plan is not None else None

@@ -3,7 +3,8 @@ a palette colour — and only what the edit touches is made again.
 
 Each edit is two steps:
 
-1. a pure step on the plan (:func:`element_edit`, :func:`section_edit`, :func:`palette_edit`):
+1. a pure step on the plan (:func:`element_edit`, :func:`section_edit`, :func:`order_edit`,
+   :func:`palette_edit`):
    the new :class:`~mmstudio.plan.DesignPlan`, the page edit (a function of ``index.html``, so it
    can be replayed on a newer page) and the elements whose assets are made again;
 2. :func:`apply_edit`: the project's one edit transaction
@@ -19,7 +20,8 @@ What each edit makes again:
   chosen again for the new subject); ``alt`` goes to the page's ``alt`` / ``aria-label``;
 - a chart's ``chart_type`` or ``title``: that chart's page and option JSON; a title also goes to
   the iframe's ``title`` and the chart's visible heading;
-- a section's ``title``: the page only (its heading's text);
+- a section's ``title``: the page only (its heading's text); the sections' order: the page
+  only (its section blocks trade places);
 - a palette colour: the page's ``--color-<role>`` custom property (or, on a page without one,
   every use of the old hex), each chart's own palette entries of that colour, and every chart
   (their ink comes from the palette) — images and videos are kept.
@@ -282,6 +284,44 @@ def section_edit(plan: DesignPlan, section_id: str, *, title: str) -> PlanChange
     )  # fmt: skip
 
 
+def order_edit(plan: DesignPlan, order: list[str]) -> PlanChange:
+    """``plan`` with its sections in ``order`` (every section id once); the page's
+    ``data-mm-section`` blocks trade places among their siblings
+    (:func:`~mmstudio.refine.html_edit.reorder_sections`), everything else keeps its bytes.
+    Raises PlanEditError for an order that is not the plan's sections, an unchanged order, or
+    (the page edit) a page whose sections do not move."""
+    ids = [s.id for s in plan.sections]
+    if sorted(order) != sorted(ids) or len(set(order)) != len(order):
+        raise PlanEditError(f"the order must name each section once: {', '.join(ids)}")
+    if list(order) == ids:
+        raise PlanEditError("nothing to change: the sections are already in this order")
+    data = plan.model_dump(mode="json")
+    by_id = {sec["id"]: sec for sec in data["sections"]}
+    data["sections"] = [by_id[i] for i in order]
+    wanted = list(order)
+
+    def edit(page: str) -> str:
+        moved = html_edit.reorder_sections(page, wanted)
+        if moved == page:
+            raise PlanEditError("the page's sections cannot be moved (no data-mm-section blocks)")
+        return moved
+
+    moved = next(i for i, (a, b) in enumerate(zip(ids, order, strict=True)) if a != b)
+    return PlanChange(
+        _valid(data), f"Moved section {order[moved]}", None, edit,
+        redo=lambda latest: order_edit(latest, wanted),
+    )  # fmt: skip
+
+
+def moved_order(plan: DesignPlan, section_id: str, by: int) -> list[str]:
+    """The plan's section ids with ``section_id`` moved ``by`` places (−1: up, 1: down),
+    clamped to the ends."""
+    ids = [s.id for s in plan.sections]
+    at = ids.index(section_id)
+    ids.insert(max(0, min(len(ids) - 1, at + by)), ids.pop(at))
+    return ids
+
+
 def palette_edit(plan: DesignPlan, colours: dict[str, str]) -> PlanChange:
     """``plan`` with palette roles set to new hex colours (``{"primary": "#7a3e1d"}``): the page's
     ``--color-<role>`` declarations (a page without one: every use of the old hex), each chart's
@@ -499,6 +539,19 @@ async def edit_section(
     return await apply_edit(project, change, job=job, evaluator=evaluator)
 
 
+async def edit_order(
+    project: Project,
+    order: list[str],
+    *,
+    job: str | None = None,
+    evaluator: Evaluator | None = None,
+) -> Version:
+    """:func:`order_edit` on the project's plan, committed with :func:`apply_edit`."""
+    plan = await run_to_end(_plan_of, project)
+    change = order_edit(plan, order)
+    return await apply_edit(project, change, job=job, evaluator=evaluator)
+
+
 async def edit_palette(
     project: Project,
     colours: dict[str, str],
@@ -516,7 +569,8 @@ async def edit_palette(
 class PlanEditService:
     """Plan edits of one project as jobs on ``jobs`` (the Jobs dock lists them): an element's
     edit is an element job (``edit-<kind>``, edits of other elements run beside it), a section
-    title or palette edit a page job (``edit-section`` / ``edit-palette``). Each job's result is
+    title, order or palette edit a page job (``edit-section`` / ``edit-order`` /
+    ``edit-palette``). Each job's result is
     the new :class:`~mmstudio.project.versions.Version`; a PlanEditError fails the job with its
     line."""
 
@@ -558,6 +612,10 @@ class PlanEditService:
             "edit-section", None, lambda plan: section_edit(plan, section_id, title=title)
         )
 
+    def order(self, order: list[str]) -> Job:
+        """Submit :func:`edit_order` as a page job."""
+        return self._submit("edit-order", None, lambda plan: order_edit(plan, order))
+
     def palette(self, colours: dict[str, str]) -> Job:
         """Submit :func:`edit_palette` as a page job."""
         return self._submit("edit-palette", None, lambda plan: palette_edit(plan, colours))
@@ -569,9 +627,12 @@ __all__ = [
     "PlanEditService",
     "apply_edit",
     "edit_element",
+    "edit_order",
     "edit_palette",
     "edit_section",
     "element_edit",
+    "moved_order",
+    "order_edit",
     "palette_edit",
     "recolour_page",
     "section_edit",
