@@ -93,9 +93,12 @@ def build_plan(
     page_style = ", ".join(layout["mood"][:5])
     background = next((c["hex"] for c in layout["palette"] if c["role"] == "background"), "#fff")
     light_page = style.luminance(background) > 0.5
-    sections, images, videos, charts = [], [], [], []
+    sections: list[dict] = []
+    images: list[dict] = []
+    videos: list[dict] = []
+    charts: list[dict] = []
     for draft, section_id in zip(drafts, section_ids, strict=True):
-        element_ids = []
+        element_ids: list[str] = []
         lists = {"image": images, "video": videos, "chart": charts}
         for element in draft.elements:
             if len(lists[element.modality]) >= _MAX_ELEMENTS[element.modality] or (
@@ -107,14 +110,16 @@ def build_plan(
             element_ids.append(plan["id"])
             lists[element.modality].append(plan)
         sections.append(_section(draft, section_id, element_ids, title, light_page))
-    return DesignPlan(
-        title=title,
-        page_kind=page_kind,
-        layout=layout,
-        sections=sections,
-        images=images,
-        videos=videos,
-        charts=charts,
+    return DesignPlan.model_validate(
+        {
+            "title": title,
+            "page_kind": page_kind,
+            "layout": layout,
+            "sections": sections,
+            "images": images,
+            "videos": videos,
+            "charts": charts,
+        }
     )
 
 
@@ -209,7 +214,7 @@ def _drop_column_names(fields: dict, table: pt.Table) -> None:
 
 
 def _data_table(table: pt.Table) -> DataTable:
-    rows = [[_cell(c) for c in row] for row in table.rows[:5000]]
+    rows: list[list[data.Cell]] = [[_cell(c) for c in row] for row in table.rows[:5000]]
     return DataTable(
         columns=[pt.column_label(c)[:200] for c in table.columns[:50]],
         rows=[r[:50] for r in rows],

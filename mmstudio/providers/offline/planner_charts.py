@@ -30,7 +30,7 @@ def split_gauges(drafts: list[Draft]) -> None:
         split: list[ElementDraft] = []
         for element in draft.elements:
             gauges = _gauges(element)
-            if not gauges:
+            if not gauges or element.data is None:  # gauges come only from a chart's table
                 split.append(element)
                 continue
             split.extend(gauges)

@@ -29,6 +29,9 @@ _MAX_TABLES = 40  # a dataset with more tables than a page can show is cut here
 _WEEK = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
+Cell = float | int | str | None
+"""One cell of a :class:`~mmstudio.plan.DataTable` row (a number, text, or None when empty)."""
+
 
 def tokens(text: str) -> set[str]:
     """Lower-case words of ≥ 3 letters, minus a few stop words."""
@@ -68,7 +71,7 @@ def chart_data(table: pt.Table, title: str = "") -> DataTable:
     ]
     named = [i for i in numeric if _overlap(columns[i].replace("_", " "), title) > 0]
     keep = [0] + (named[:1] if len(numeric) > 2 and len(named) == 1 else numeric or [1])
-    cells = [[r[0]] + [_number(r[i]) for i in keep[1:]] for r in rows]
+    cells: list[list[Cell]] = [[r[0], *(_number(r[i]) for i in keep[1:])] for r in rows]
     return DataTable(
         columns=[pt.column_label(columns[i]) for i in keep][:50],
         rows=cells[:5000],
@@ -131,11 +134,11 @@ def prose_data(text: str) -> DataTable | None:
     records = _grouped_records(text)
     if len(records) >= 2:
         keys = list(records[0][1])
-        rows = [[label, *(values[k] for k in keys)] for label, values in records]
+        rows: list[list[Cell]] = [[label, *(values[k] for k in keys)] for label, values in records]
         columns = [_label_column(text), *(k[:1].upper() + k[1:] for k in keys)]
         return DataTable(columns=columns, rows=rows, source="numbers in the prompt")
-    pairs = [(m.group(1).strip(), pt.to_number(m.group(2))) for m in _SIMPLE.finditer(text)]
-    pairs = [(label, value) for label, value in pairs if value is not None and len(label) > 1]
+    found = [(m.group(1).strip(), pt.to_number(m.group(2))) for m in _SIMPLE.finditer(text)]
+    pairs = [(label, value) for label, value in found if value is not None and len(label) > 1]
     if len(pairs) < 2:
         return None
     rows = [[label, value] for label, value in pairs[:24]]
@@ -144,12 +147,13 @@ def prose_data(text: str) -> DataTable | None:
     )
 
 
-def _grouped_records(text: str) -> list[tuple[str, dict[str, float | int]]]:
-    """``[(label, {measure: number})]`` for "Label (m1 8, m2 9)" groups sharing one key set."""
-    records: list[tuple[str, dict[str, float | int]]] = []
+def _grouped_records(text: str) -> list[tuple[str, dict[str, float | int | None]]]:
+    """``[(label, {measure: number})]`` for "Label (m1 8, m2 9)" groups sharing one key set
+    (a measure whose number :func:`~.prompt_text.to_number` cannot read is None)."""
+    records: list[tuple[str, dict[str, float | int | None]]] = []
     for match in _GROUP.finditer(text):
         label = re.split(r"[:;,.]|\band\b|\bor\b", match.group(1))[-1].strip(" “”\"'")
-        values = {}
+        values: dict[str, float | int | None] = {}
         for part in re.split(r"[,;]|\band\b", match.group(2)):
             measure = _MEASURE.match(part)
             if not part.strip():
@@ -186,7 +190,8 @@ def inline_data(element: ElementDraft) -> DataTable | None:
     count = min(len(labels), len(numbers))
     if count < 2:
         return None
-    rows = [[label, value] for label, value in zip(labels[:count], numbers[-count:], strict=True)]
+    pairs = zip(labels[:count], numbers[-count:], strict=True)
+    rows: list[list[Cell]] = [[label, value] for label, value in pairs]
     return DataTable(columns=["Category", "Value"], rows=rows, source="numbers in the prompt")
 
 
@@ -217,7 +222,7 @@ def synthesize(element_id: str, kind: str, element: ElementDraft) -> DataTable:
     series = (
         ["Series A", "Series B"] if kind in ("grouped-bar", "stacked-bar", "radar") else ["Value"]
     )
-    rows = [[c] + [rng.randint(20, 100) for _ in series] for c in categories]
+    rows: list[list[Cell]] = [[c, *(rng.randint(20, 100) for _ in series)] for c in categories]
     return DataTable(
         columns=["Category", *series],
         rows=rows,
