@@ -9,6 +9,8 @@ Public API: :func:`dashboard_columns`, :func:`avoid_rules`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mmstudio.plan import DesignPlan
 
 
@@ -36,7 +38,7 @@ _AVOID_CSS = {
 }
 
 
-def avoid_rules(avoid: list[str]) -> str:
+def avoid_rules(avoid: Sequence[str]) -> str:
     """CSS text that removes the looks the prompt forbids page-wide ("no shadows") from every
     element and pseudo-element, after every other rule; "" when nothing is forbidden. Images
     and videos keep their own pixels: ``background-image`` is only a CSS layer."""

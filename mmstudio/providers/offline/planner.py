@@ -116,8 +116,15 @@ def find_title(prose: str) -> str:
     named = _NAMED.search(sentence)
     quotes = [q for q in pt.find_quotes(sentence) if not _DESCRIPTOR.search(sentence[: q.start])]
     brand = _NAMED.search(first_line[:3000]) or _BRAND.search(prose[:6000])
-    if named or quotes or brand:
-        title = named.group(1) if named else (quotes[0].text if quotes else brand.group(1))
+    if named:
+        title = named.group(1)
+    elif quotes:
+        title = quotes[0].text
+    elif brand:
+        title = brand.group(1)
+    else:
+        title = None
+    if title is not None:
         return title.strip().rstrip(",.;:").strip()[:300] or "Untitled page"
     name = brief.unquoted_name(sentence)
     if name:

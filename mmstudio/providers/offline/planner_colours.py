@@ -66,7 +66,9 @@ def text_colours(prose: str, palette: list[dict]) -> list[dict]:
         if before is None or not before["fill"]:  # "a filled green button reads “Go” in white"
             before = _after(prose, quote.end, palette) or before  # is the button's fill
         colour = before
-        for target in run if colour else []:
+        if not colour:
+            continue
+        for target in run:
             text = label_text(target.text, "tag")
             if text and text.casefold() not in {k.casefold() for k in found}:
                 found[text] = {"text": text[:200], **colour}

@@ -112,7 +112,7 @@ def _mentions(unit: pt.Unit, banned: set[str], recent: set[str]) -> list[Element
     text = pt.blank_quotes(unit.text, "x")
     if _GENERIC.match(text):
         return []
-    found = []
+    found: list[ElementDraft] = []
     skip = banned | negated(text)
     for kind in ("video", "chart", "image"):
         match = _MENTION[kind].search(text)

@@ -250,8 +250,10 @@ def to_number(cell: object) -> float | int | None:
 
 
 @lru_cache(maxsize=64)
-def _table_regex(table: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[re.Pattern, dict]:
-    owner = {}
+def _table_regex(
+    table: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[re.Pattern[str], dict[str, str]]:
+    owner: dict[str, str] = {}
     for key, words in table:
         for word in words:
             owner.setdefault(word.lower(), key)
