@@ -353,6 +353,10 @@ class DesignPlan(_Model):
         yield from self.videos
         yield from self.charts
 
+    def pictures(self) -> list[ImagePlan | VideoPlan]:
+        """The element plans drawn as pictures: images, then videos."""
+        return [*self.images, *self.videos]
+
     def element(self, element_id: str) -> ElementPlan:
         """The element plan with ``element_id``; raises KeyError."""
         for element in self.elements():

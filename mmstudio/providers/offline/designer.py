@@ -36,7 +36,7 @@ class OfflineDesigner:
             return motifs.annotate(planner.plan_from_prompt(prompt))
 
         plan = await asyncio.to_thread(plan_with_motifs)
-        notes = [f"{e.id}: {e.motifs.note}" for e in [*plan.images, *plan.videos]
+        notes = [f"{e.id}: {e.motifs.note}" for e in plan.pictures()
                  if e.motifs and e.motifs.note]  # fmt: skip
         if notes and not motifs.available():
             notes = [notes[0].split(": ", 1)[1]]

@@ -447,7 +447,7 @@ def assign_page(plan: DesignPlan, lib: Library | None = None) -> dict[str, Choic
 
     taken: set[str] = set()
     out: dict[str, Choice] = {}
-    for element in [*plan.images, *plan.videos]:
+    for element in plan.pictures():
         choice = choose(element, plan, taken, seed_for(element.id), lib)
         if choice.main is not None:
             taken |= {_concept(choice.main), choice.main.ref}
@@ -462,7 +462,7 @@ _pages_lock = threading.Lock()
 def page_choices(plan: DesignPlan) -> dict[str, Choice]:
     """:func:`assign_page` for ``plan``, kept for the last 4 plans painted (each of a page's
     pictures asks for the whole page's assignment; a 40-image page would otherwise pay 40×)."""
-    key = tuple((e.id, e.prompt, e.context.role) for e in [*plan.images, *plan.videos])
+    key = tuple((e.id, e.prompt, e.context.role) for e in plan.pictures())
     with _pages_lock:
         for cached, cached_key, choices in _pages:
             if cached is plan and cached_key == key:
@@ -516,7 +516,7 @@ def choice_for(element: ImagePlan | VideoPlan, plan: DesignPlan) -> Choice | Non
         chosen = from_record(record)
         if chosen is not None:
             return chosen
-    if any(e.id == element.id for e in [*plan.images, *plan.videos]):
+    if any(e.id == element.id for e in plan.pictures()):
         return page_choices(plan).get(element.id)
     from mmstudio.providers.offline.art import seed_for
 
@@ -525,8 +525,8 @@ def choice_for(element: ImagePlan | VideoPlan, plan: DesignPlan) -> Choice | Non
 
 def credits(plan: DesignPlan) -> list[str]:
     """One line per icon set the plan's records use: title, author, licence and its URL."""
-    used = {ref.split(":", 1)[0] for e in [*plan.images, *plan.videos]
-            if getattr(e, "motifs", None) for ref in e.motifs.motifs}  # fmt: skip
+    used = {ref.split(":", 1)[0] for e in plan.pictures()
+            if e.motifs for ref in e.motifs.motifs}  # fmt: skip
     sets = index_data()["sets"]
     return [
         f"{sets[s]['title']} by {sets[s]['author']} ({sets[s]['source']}), "

@@ -127,7 +127,7 @@ def kind_of(element: ImagePlan | VideoPlan, plan: DesignPlan) -> str:
     if any(w in role for w in _THUMB_WORDS):
         return "thumbnail"
     scene = art.pick_scene(element, plan)
-    return {
+    kinds: dict[art.Scene, str] = {
         art.scene_portrait: "portrait",
         art.scene_product: "product",
         art.scene_pattern: "pattern",
@@ -135,7 +135,8 @@ def kind_of(element: ImagePlan | VideoPlan, plan: DesignPlan) -> str:
         art.scene_shapes: "illustration",
         art.scene_landscape: "hero",
         art.scene_mesh: "background",
-    }[scene]
+    }
+    return kinds[scene]
 
 
 def hex_of(color: RGB) -> str:
@@ -255,10 +256,10 @@ def compose(
             c.shape(np.maximum(dots, region), shade(a[1], -0.1))
         for motif in [*support, choice.main][:3]:  # faint silhouettes far back
             if motif.colour:
-                mono = motifs.library().named(motif.name, ("game-icons", "tabler"))
-                if mono is None:
+                plain = motifs.library().named(motif.name, ("game-icons", "tabler"))
+                if plain is None:
                     continue
-                motif = mono
+                motif = plain
             img = motif_image(motif, m * rnd.uniform(0.12, 0.18), deco_color)
             img.putalpha(img.getchannel("A").point(lambda v: int(v * 0.45)))
             layers.append(
@@ -455,7 +456,7 @@ def variants(plan: DesignPlan) -> dict[str, int]:
     """Each image's and video's rank among the page's slots of the same scene kind (0, 1, …)."""
     counts: dict[str, int] = {}
     out: dict[str, int] = {}
-    for element in [*plan.images, *plan.videos]:
+    for element in plan.pictures():
         kind = kind_of(element, plan)
         out[element.id] = counts.get(kind, 0)
         counts[kind] = out[element.id] + 1
