@@ -197,6 +197,7 @@ def count_up(frame: Image.Image, element: VideoPlan, plan: DesignPlan, phase: fl
     t = min(1.0, phase / (2 * math.pi) / 0.75)
     value = target * (1 - (1 - t) ** 3)
     shown = f"{value:.1f}" if target < 10 and target != int(target) else f"{round(value):,}"
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont
     try:
         font = ImageFont.truetype("DejaVuSans-Bold.ttf", max(12, frame.height // 5))
     except OSError:
@@ -317,8 +318,8 @@ def make_video(element: VideoPlan, plan: DesignPlan, site_dir: Path) -> list[Pat
     if element.poster_path:
         poster = Path(site_dir) / element.poster_path
         poster.parent.mkdir(parents=True, exist_ok=True)
-        planned = tuple(int(v) for v in element.size.split("x"))
-        still = first.resize(planned, Image.Resampling.BICUBIC)
+        width, height = (int(v) for v in element.size.split("x"))
+        still = first.resize((width, height), Image.Resampling.BICUBIC)
         atomic.write_bytes(poster, art.encode_image(still, element.poster_path))
         written.append(poster)
     log.debug("video %s: %s s at %dx%d", element.id, element.seconds, *size)
