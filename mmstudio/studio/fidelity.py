@@ -1,9 +1,13 @@
 """Prompt fidelity of a generated site: how much of the prompt's own words and colours reached it.
 
-Measured the way the product is judged (``shared/tools/sitecheck.py``): quoted strings of 2–80
-characters inside “…” or "…" matched case-insensitively against the site's visible text (HTML text,
-alt/title/aria-label/placeholder/value/content attributes, chart pages and chart JSON), and each
-``#rrggbb`` of the prompt found anywhere in the site's HTML/CSS/JSON/JS/SVG (vendor/ excluded).
+The words are the quoted copy the evaluator reads from the brief (:mod:`mmstudio.requirements`:
+copy, button / tag labels and nav links of 2–80 characters, without a sentence's punctuation
+inside the quotes; not the brief's quoted typefaces, colour codes, design terms or words meant to
+sit inside a picture), matched case-insensitively against the site's text (HTML text,
+alt/title/aria-label/placeholder/value/content attributes, chart pages and chart JSON). Each
+``#rrggbb`` of the prompt must be found anywhere in the site's HTML/CSS/JSON/JS/SVG (vendor/
+excluded). The strict, visible-text-only check of the same copy is the evaluation's
+(``mmstudio evaluate``: the ``req-*`` rows).
 """
 
 from __future__ import annotations
@@ -97,7 +101,7 @@ def measure(prompt: str, site: Path) -> Fidelity:
         for p in _site_files(site)
         if p.suffix in (".html", ".css", ".json", ".js", ".svg")
     )
-    quotes = sorted({normalise(q) for q in QUOTE_RE.findall(prompt) if len(q.strip()) >= 2})
+    quotes = brief_copy(prompt)
     colours = sorted({h.lower() for h in HEX_RE.findall(prompt)})
     return Fidelity(
         quotes=quotes,
@@ -105,3 +109,15 @@ def measure(prompt: str, site: Path) -> Fidelity:
         colours=colours,
         colours_found=[c for c in colours if c in raw],
     )
+
+
+def brief_copy(prompt: str) -> list[str]:
+    """The brief's quoted copy, labels and nav links (2–80 characters), normalised."""
+    from mmstudio.requirements import extract
+
+    keys = {
+        normalise(r.key)
+        for r in extract(prompt)
+        if r.kind in ("copy", "label", "nav") and r.role != "in-image"
+    }
+    return sorted(k for k in keys if 2 <= len(k) <= 80)
