@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -447,7 +447,7 @@ def quiz(questions: Sequence[Any], *, submit: str = "Check my answers", mm_id: s
     )
 
 
-_BUILDERS = {
+_BUILDERS: dict[str, Callable[..., str]] = {  # each takes its own keyword arguments
     "tabs": tabs, "accordion": accordion, "modal": modal, "carousel": carousel, "form": form,
     "filter": filter_list, "counter": counter, "list": item_list, "quiz": quiz,
 }  # fmt: skip
@@ -487,7 +487,7 @@ def configure(name: str, words: str, items: Sequence[Any] = ()) -> dict[str, Any
                 "key": _slug(kind, "list")}  # fmt: skip
     if name == "form":
         if re.search(r"newsletter|subscribe|sign[- ]?up", low):
-            fields = (Field("email", "Email", "email"),)
+            fields: tuple[Field, ...] = (Field("email", "Email", "email"),)
             confirm = "Thanks! {email} is on the list."
             return {"fields": fields, "submit": "Subscribe", "confirm": confirm,
                     "form_id": "signup-form"}  # fmt: skip
