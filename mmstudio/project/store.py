@@ -354,7 +354,7 @@ class Project:
             parent = self.history.get(head).parent if head else None
         except KeyError:
             parent = None
-        if not parent:
+        if not head or not parent:  # no head has no parent either
             raise ProjectError("nothing to undo: the current version is the first one")
         return self._checkout(parent, [*self.manifest.redo, head], proceed)
 
