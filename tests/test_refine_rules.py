@@ -131,3 +131,38 @@ async def test_guardrails_reject_a_patch_that_drops_an_element(renderer, cases: 
         )
         assert outcome.outcome == "rejected" and words in outcome.reason
     assert [a.outcome for a in project.history.attempts()] == ["rejected", "rejected"]
+
+
+def test_the_brief_chart_rebuild_takes_the_brief_s_data_and_names_what_it_shows():
+    """A made-up chart titled “Chart” for "a bar chart of students per month (Jan 6, …)" is
+    rebuilt with the brief's numbers, titled by what it shows, and the page's figure heading
+    and frame title follow; a page without that chart keeps its markup."""
+    from mmstudio.plan import ChartPlan
+    from mmstudio.refine.brief_charts import rebuilt
+    from mmstudio.requirements import extract
+
+    (req,) = [
+        r
+        for r in extract("A bar chart of students per month (Jan 6, Feb 8, Mar 10).")
+        if r.kind == "chart"
+    ]
+    spec = ChartPlan.model_validate(
+        {"id": "c1", "save_path": "assets/c1.html", "prompt": "a chart", "title": "Chart",
+         "context": {"section": "charts", "role": "bar chart"},
+         "display_width_px": 720, "display_height_px": 360,
+         "attributes": {"chart_type": "bar"},
+         "source_data": {"columns": ["Category", "Value"],
+                         "rows": [["Jan", 26], ["Feb", 55], ["Mar", 93]]}}
+    )  # fmt: skip
+    new = rebuilt(spec, req)
+    assert new.title == "Students per month"
+    assert new.source_data.rows == [["Jan", 6.0], ["Feb", 8.0], ["Mar", 10.0]]
+    page = (
+        '<figure class="chart-panel"><h2 class="chart-title">Chart</h2>'
+        '<iframe data-mm-id="c1" src="assets/c1.html" title="Chart"></iframe></figure>'
+    )
+    edit = html_edit.media_page_edit(spec, new)
+    assert edit is not None
+    after = edit(page)
+    assert '<h2 class="chart-title">Students per month</h2>' in after
+    assert 'title="Students per month"' in after

@@ -18,7 +18,9 @@ from mmstudio.pipeline import charts
 from mmstudio.plan import ChartPlan, DataTable
 from mmstudio.report import Issue
 from mmstudio.requirements import Requirement, extract
+from mmstudio.requirements.datasets import similarity
 
+from . import html_edit
 from .model import Change, RefineInput
 
 log = logging.getLogger(__name__)
@@ -43,8 +45,9 @@ def _brief_of(site_dir: Path) -> str | None:
 
 
 def rebuilt(spec: ChartPlan, req: Requirement) -> ChartPlan:
-    """``spec`` with the brief's chart type and, when the brief gives one series of numbers for
-    its categories, that data."""
+    """``spec`` with the brief's chart type, its title (the quoted one, or the words saying what
+    it shows) when the chart's own does not say it, and, when the brief gives one series of
+    numbers for its categories, that data."""
     update: dict = {}
     kind = charts.chart_kind(req.role) if req.role else spec.attributes.chart_type
     if kind != charts.chart_kind(spec.attributes.chart_type):
@@ -56,6 +59,9 @@ def rebuilt(spec: ChartPlan, req: Requirement) -> ChartPlan:
         update["source_data"] = DataTable(
             columns=[label[:80], value[:80]], rows=rows, source="the brief's dataset"
         )
+    title = req.label or (req.subject[:1].upper() + req.subject[1:] if req.subject else "")
+    if title and similarity(title, spec.title) < 0.5:  # "Chart" for "students per month"
+        update["title"] = title[:120]
     return spec.model_copy(update=update)
 
 
@@ -78,6 +84,15 @@ async def propose(inp: RefineInput) -> Change | None:
 
     files = await asyncio.to_thread(_chart_files, new, plan, inp.site_dir)
     what = f"{new.attributes.chart_type} chart from the brief's data"
+    retitle = html_edit.media_page_edit(spec, new)  # the figure's heading and the frame's title
+
+    def page(html: str) -> str:
+        try:
+            return retitle(html) if retitle is not None else html
+        except ValueError:  # a page that shows the chart some other way keeps its markup
+            return html
+
     return Change(
-        "local", spec.id, ["req-chart"], f"Rebuilt {spec.id} as a {what}", files=files, plan=plan
-    )
+        "local", spec.id, ["req-chart"], f"Rebuilt {spec.id} as a {what}",
+        page=page, files=files, plan=plan,
+    )  # fmt: skip

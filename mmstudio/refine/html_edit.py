@@ -9,11 +9,15 @@ unclosed end where their parent ends.
 
 from __future__ import annotations
 
+import html as htmllib
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import unquote
+
+from mmstudio.plan import ChartPlan, ElementPlan, ImagePlan
 
 VOID = {
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -255,3 +259,81 @@ def unclosed(html: str) -> list[str]:
         if named and at_end and not re.search(rf"</{node.tag}\s*>", html[node.open_end :], re.I):
             problems.append(f"<{node.tag}> {named} is never closed")
     return problems
+
+
+def media_page_edit(
+    old: ElementPlan, new: ElementPlan, *, error: type[Exception] = ValueError
+) -> Callable[[str], str] | None:
+    """The page edit for an element planned anew (``old`` → ``new``): alt text / aria-label, a
+    chart's iframe title and its visible ``.chart-title`` heading (None when the page needs
+    none). The edit raises ``error`` when the page shows no such element."""
+    alt_attr = "alt" if isinstance(new, ImagePlan) else "aria-label"
+    new_alt = new.alt if new.alt != old.alt else None
+    new_title = None
+    if isinstance(new, ChartPlan) and isinstance(old, ChartPlan) and new.title != old.title:
+        new_title = new.title
+    if new_alt is None and new_title is None:
+        return None
+
+    def edit(page: str) -> str:
+        node = element_node(page, new.id, old.save_path)
+        if node is None:
+            raise error(f"the page shows no {new.kind} {new.id}")
+        if new_alt is not None:
+            page = set_attribute(page, node, alt_attr, new_alt)
+            node = element_node(page, new.id, old.save_path) or node
+        if new_title is None or not isinstance(old, ChartPlan):
+            return page
+        heading = chart_heading(page, node, old.title)
+        if heading is not None and heading.start > node.start:  # the later span first
+            page = with_text(page, heading, new_title)
+            heading = None
+        page = set_attribute(page, node, "title", new_title)
+        if heading is not None:  # before the iframe: its offsets did not move
+            page = with_text(page, heading, new_title)
+        return page
+
+    return edit
+
+
+def chart_heading(page: str, iframe: Node, old_title: str) -> Node | None:
+    """The ``.chart-title`` heading in the chart's figure showing ``old_title`` (None: the page
+    shows the title elsewhere, or not at all)."""
+    nodes = parse(page)
+    index = next(i for i, n in enumerate(nodes) if n.start == iframe.start)
+    parent = nodes[index].parent
+    while parent >= 0 and nodes[parent].tag != "figure":
+        parent = nodes[parent].parent
+    if parent < 0:
+        return None
+    figure = nodes[parent]
+    for node in nodes:
+        inside = figure.start < node.start < figure.end
+        titled = "chart-title" in node.attrs.get("class", "").split()
+        if inside and titled and text_of(page, node) == old_title:
+            return node
+    return None
+
+
+def text_of(page: str, node: Node) -> str:
+    inner = page[node.open_end : node.end]
+    inner = re.sub(r"</[^>]*>\s*$", "", inner)
+    return htmllib.unescape(re.sub(r"<[^>]+>", "", inner)).strip()
+
+
+def with_text(page: str, node: Node, text: str) -> str:
+    """``page`` with the text inside ``node`` replaced by ``text`` (escaped); an only child
+    element (``<h1><a class="brand">…</a></h1>``) keeps its tag."""
+    nodes = parse(page)
+    here = next(n for n in nodes if n.start == node.start)
+    while len(here.children) == 1:
+        child = nodes[here.children[0]]
+        before = page[here.open_end : child.start].strip()
+        after = page[child.end : here.end]
+        after = re.sub(r"</[^>]*>\s*$", "", after).strip()
+        if before or after:
+            break
+        here = child
+    close = page.rfind("</", here.open_end, here.end)
+    end = close if close >= 0 else here.end
+    return page[: here.open_end] + htmllib.escape(text, quote=False) + page[end:]

@@ -33,7 +33,6 @@ for an edit the plan or the page cannot take; ProjectError from the transaction.
 from __future__ import annotations
 
 import contextlib
-import html as htmllib
 import json
 import logging
 import re
@@ -117,7 +116,7 @@ def element_edit(plan: DesignPlan, element_id: str, **changes: str) -> PlanChang
     if isinstance(new, ChartPlan) and new.attributes.chart_type != old_type:
         done.insert(0, "chart type")
     what = ", ".join(w.replace("prompt", "subject") for w in done if w != "chart_type")
-    page = _media_page_edit(element, new)
+    page = html_edit.media_page_edit(element, new, error=PlanEditError)
     regenerate = [element_id] if isinstance(new, ChartPlan) or "prompt" in done else []
     return PlanChange(
         _replaced(plan, new), f"Edited {what} of {element_id}", element_id, page, regenerate,
@@ -168,81 +167,6 @@ def _valid(data: dict) -> DesignPlan:
         raise PlanEditError(f"the plan cannot take the edit: {words}") from None
 
 
-def _media_page_edit(old: ElementPlan, new: ElementPlan) -> PageEdit | None:
-    """The page edit of an element's edit: alt text / aria-label, a chart's iframe title and
-    its visible heading (None when the page needs none)."""
-    alt_attr = "alt" if isinstance(new, ImagePlan) else "aria-label"
-    new_alt = new.alt if new.alt != old.alt else None
-    new_title = None
-    if isinstance(new, ChartPlan) and isinstance(old, ChartPlan) and new.title != old.title:
-        new_title = new.title
-    if new_alt is None and new_title is None:
-        return None
-
-    def edit(page: str) -> str:
-        node = html_edit.element_node(page, new.id, old.save_path)
-        if node is None:
-            raise PlanEditError(f"the page shows no {new.kind} {new.id}")
-        if new_alt is not None:
-            page = html_edit.set_attribute(page, node, alt_attr, new_alt)
-            node = html_edit.element_node(page, new.id, old.save_path) or node
-        if new_title is None or not isinstance(old, ChartPlan):
-            return page
-        heading = _chart_heading(page, node, old.title)
-        if heading is not None and heading.start > node.start:  # the later span first
-            page = _with_text(page, heading, new_title)
-            heading = None
-        page = html_edit.set_attribute(page, node, "title", new_title)
-        if heading is not None:  # before the iframe: its offsets did not move
-            page = _with_text(page, heading, new_title)
-        return page
-
-    return edit
-
-
-def _chart_heading(page: str, iframe: html_edit.Node, old_title: str) -> html_edit.Node | None:
-    """The ``.chart-title`` heading in the chart's figure showing ``old_title`` (None: the page
-    shows the title elsewhere, or not at all)."""
-    nodes = html_edit.parse(page)
-    index = next(i for i, n in enumerate(nodes) if n.start == iframe.start)
-    parent = nodes[index].parent
-    while parent >= 0 and nodes[parent].tag != "figure":
-        parent = nodes[parent].parent
-    if parent < 0:
-        return None
-    figure = nodes[parent]
-    for node in nodes:
-        inside = figure.start < node.start < figure.end
-        titled = "chart-title" in node.attrs.get("class", "").split()
-        if inside and titled and _text_of(page, node) == old_title:
-            return node
-    return None
-
-
-def _text_of(page: str, node: html_edit.Node) -> str:
-    inner = page[node.open_end : node.end]
-    inner = re.sub(r"</[^>]*>\s*$", "", inner)
-    return htmllib.unescape(re.sub(r"<[^>]+>", "", inner)).strip()
-
-
-def _with_text(page: str, node: html_edit.Node, text: str) -> str:
-    """``page`` with the text inside ``node`` replaced by ``text`` (escaped); an only child
-    element (``<h1><a class="brand">…</a></h1>``) keeps its tag."""
-    nodes = html_edit.parse(page)
-    here = next(n for n in nodes if n.start == node.start)
-    while len(here.children) == 1:
-        child = nodes[here.children[0]]
-        before = page[here.open_end : child.start].strip()
-        after = page[child.end : here.end]
-        after = re.sub(r"</[^>]*>\s*$", "", after).strip()
-        if before or after:
-            break
-        here = child
-    close = page.rfind("</", here.open_end, here.end)
-    end = close if close >= 0 else here.end
-    return page[: here.open_end] + htmllib.escape(text, quote=False) + page[end:]
-
-
 def section_edit(plan: DesignPlan, section_id: str, *, title: str) -> PlanChange:
     """``plan`` with section ``section_id`` titled ``title``; the page's heading of the section
     (``#<id>--title``, else its first heading) shows it, and an ``aria-label`` that read the old
@@ -271,7 +195,7 @@ def section_edit(plan: DesignPlan, section_id: str, *, title: str) -> PlanChange
                             and re.fullmatch(r"h[1-6]", n.tag)), None)  # fmt: skip
         if heading is None:
             raise PlanEditError(f"the page shows no heading for the section {section_id}")
-        page = _with_text(page, heading, title)
+        page = html_edit.with_text(page, heading, title)
         block = next((n for n in html_edit.parse(page)
                       if n.attrs.get("data-mm-section") == section_id), None)  # fmt: skip
         if block is not None and old_title and block.attrs.get("aria-label") == old_title:
