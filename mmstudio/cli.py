@@ -233,7 +233,12 @@ def _requirements_text(report) -> list[str]:
 def cmd_export(args: argparse.Namespace) -> int:
     project = Project.open(Path(args.project))
     as_zip = args.zip or args.output.lower().endswith(".zip")
-    dest = export_site(project.site_dir, Path(args.output), as_zip=as_zip, overwrite=args.force)
+    from mmstudio.studio.credits import export_extras
+
+    dest = export_site(
+        project.site_dir, Path(args.output), as_zip=as_zip, overwrite=args.force,
+        extra=export_extras(project),
+    )  # fmt: skip
     problems = hygiene_problems(project.site_dir)
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)

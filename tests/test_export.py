@@ -78,3 +78,35 @@ def test_export_skips_symlinks_pointing_out(site, tmp_path):
 def test_export_needs_an_index(tmp_path):
     with pytest.raises(ExportError, match=r"index\.html"):
         export_site(tmp_path, tmp_path / "out")
+
+
+def test_an_export_carries_the_icon_sets_credits(site, tmp_path):
+    """The pictures' motif records name the sets used: the export (folder and zip) carries a
+    CREDITS.txt with their licences (CC BY sets ask for attribution); a plan without records
+    adds none, and a site's own CREDITS.txt is never replaced."""
+    from test_plan_schema import minimal_plan
+
+    from mmstudio.plan import DesignPlan, MotifRecord
+    from mmstudio.project import Project
+    from mmstudio.studio.credits import export_extras
+
+    project = Project.create(tmp_path / "p", prompt="a games café", provider="offline")
+    plan = DesignPlan.model_validate(minimal_plan())
+    assert export_extras(project) == {}  # no plan yet
+    project.write_plan(plan)
+    assert export_extras(project) == {}  # no picture records a motif
+    image = plan.images[0]
+    image.motifs = MotifRecord(motifs=["game-icons:dice", "noto:hot-beverage"], words=["games"])
+    project.write_plan(plan)
+    extra = export_extras(project)
+    text = extra["CREDITS.txt"].decode()
+    assert "Game Icons" in text and "CC-BY-3.0" in text and "Noto Emoji" in text
+    assert "Fluent" not in text  # only the sets the pictures use
+    folder = export_site(site, tmp_path / "out", extra=extra)
+    assert (folder / "CREDITS.txt").read_bytes() == extra["CREDITS.txt"]
+    archive = export_site(site, tmp_path / "out.zip", as_zip=True, extra=extra)
+    with zipfile.ZipFile(archive) as z:
+        assert z.read("CREDITS.txt") == extra["CREDITS.txt"]
+    (site / "CREDITS.txt").write_text("the site's own")
+    again = export_site(site, tmp_path / "again", extra=extra)
+    assert (again / "CREDITS.txt").read_text() == "the site's own"

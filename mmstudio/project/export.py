@@ -82,7 +82,14 @@ def _missing_refs(page: Path, site: Path, text: str) -> list[str]:
     return problems
 
 
-def export_site(site: Path, dest: Path, *, as_zip: bool = False, overwrite: bool = False) -> Path:
+def export_site(
+    site: Path,
+    dest: Path,
+    *,
+    as_zip: bool = False,
+    overwrite: bool = False,
+    extra: dict[str, bytes] | None = None,
+) -> Path:
     """Copy the site folder ``site`` to ``dest`` (a folder, or a ``.zip`` file when ``as_zip``).
 
     Raises ExportError when ``site`` has no index.html, ``dest`` exists and is not empty and
@@ -90,7 +97,9 @@ def export_site(site: Path, dest: Path, *, as_zip: bool = False, overwrite: bool
     when it was being replaced). The copy is written beside ``dest`` under a hidden
     ``.<name>.mmstudio-partial-*`` name and renamed into place, so ``dest`` is never half
     written; the partial copy a killed export left is removed by the next export to ``dest``.
-    Symlinks are not followed out of the site. Returns the written path."""
+    Symlinks are not followed out of the site. ``extra`` maps top-level file names of the copy
+    to their bytes (``CREDITS.txt``: the attribution the bundled icon sets' licences ask for);
+    a name the site already has is not replaced. Returns the written path."""
     if not (site / "index.html").is_file():
         raise ExportError(f"{site} has no index.html to export")
     dest = dest.expanduser().absolute()
@@ -105,7 +114,8 @@ def export_site(site: Path, dest: Path, *, as_zip: bool = False, overwrite: bool
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale_partials(dest)
-        return _write_zip(site, dest) if as_zip else _write_folder(site, dest)
+        extra = {n: b for n, b in (extra or {}).items() if not (site / n).exists() and "/" not in n}
+        return _write_zip(site, dest, extra) if as_zip else _write_folder(site, dest, extra)
     except OSError as exc:
         raise ExportError(f"cannot write {dest}: {_reason(exc)}; nothing was exported") from exc
 
@@ -132,11 +142,13 @@ def _reason(exc: OSError) -> str:
     return text.removeprefix(f"[Errno {exc.errno}] ").lower()
 
 
-def _write_folder(site: Path, dest: Path) -> Path:
+def _write_folder(site: Path, dest: Path, extra: dict[str, bytes]) -> Path:
     """Copy into a hidden folder beside ``dest``, then rename: ``dest`` is absent or complete."""
     staging = Path(tempfile.mkdtemp(prefix=_partial_prefix(dest), dir=dest.parent))
     try:
         shutil.copytree(site, staging / "site", symlinks=False, ignore=_ignore_links(site))
+        for name, data in extra.items():
+            (staging / "site" / name).write_bytes(data)
         if dest.exists():
             shutil.rmtree(dest) if dest.is_dir() else dest.unlink()
         (staging / "site").rename(dest)
@@ -159,7 +171,7 @@ def _ignore_links(site: Path):
     return ignore
 
 
-def _write_zip(site: Path, dest: Path) -> Path:
+def _write_zip(site: Path, dest: Path, extra: dict[str, bytes]) -> Path:
     root = site.resolve()
     fd, tmp = tempfile.mkstemp(prefix=_partial_prefix(dest), dir=dest.parent)
     os.close(fd)
@@ -168,6 +180,8 @@ def _write_zip(site: Path, dest: Path) -> Path:
             for path in sorted(site.rglob("*")):
                 if path.is_file() and path.resolve().is_relative_to(root):
                     archive.write(path, path.relative_to(site).as_posix())
+            for name, data in extra.items():
+                archive.writestr(name, data)
         atomic.publish(tmp, dest)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

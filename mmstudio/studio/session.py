@@ -33,6 +33,7 @@ from mmstudio.project.export import export_site
 from mmstudio.project.workspace import Workspace
 from mmstudio.report import Level
 from mmstudio.studio.create import new_project
+from mmstudio.studio.credits import export_extras
 from mmstudio.studio.evaluation import evaluate_project
 from mmstudio.studio.jobs import Job, JobContext, JobManager
 from mmstudio.studio.refining import RefineService
@@ -174,9 +175,11 @@ class Session:
         project = self._require()
 
         async def run(ctx: JobContext) -> Path:
+            extra = await asyncio.to_thread(export_extras, project)
             return await run_to_end(
-                export_site, project.site_dir, dest, as_zip=as_zip, overwrite=overwrite
-            )
+                export_site, project.site_dir, dest, as_zip=as_zip, overwrite=overwrite,
+                extra=extra,
+            )  # fmt: skip
 
         return self.jobs.submit("export", run)
 
