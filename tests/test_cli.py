@@ -77,7 +77,9 @@ def test_export_is_self_contained(demo_project, tmp_path, capsys):
     assert code == 0 and json.loads(out)["problems"] == []
     exported = tmp_path / "out"
     names = {p.name for p in exported.iterdir()}
-    assert names == {"index.html", "assets", "vendor"}
+    assert names - {"CREDITS.txt"} == {"index.html", "assets", "vendor"}
+    if "CREDITS.txt" in names:  # pictures drawn from the icon sets (absent: abstract art)
+        assert "licence" in (exported / "CREDITS.txt").read_text()
     for path in exported.rglob("*"):
         if path.suffix in (".html", ".css", ".json"):
             text = path.read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
@@ -181,7 +182,9 @@ def _write_zip(site: Path, dest: Path, extra: dict[str, bytes]) -> Path:
                 if path.is_file() and path.resolve().is_relative_to(root):
                     archive.write(path, path.relative_to(site).as_posix())
             for name, data in extra.items():
-                archive.writestr(name, data)
+                info = zipfile.ZipInfo(name, date_time=time.localtime()[:6])
+                info.external_attr = 0o644 << 16  # readable by a web server, like the site's
+                archive.writestr(info, data, zipfile.ZIP_DEFLATED)
         atomic.publish(tmp, dest)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
