@@ -452,3 +452,21 @@ def test_a_section_made_darker_starts_from_its_own_colour():
     assert int(bg[1:3], 16) > 43 and fg in (ops.DARK_TEXT, ops.LIGHT_TEXT)
     assert tone("darker", [250, 250, 250]) == ("#969696", ops.LIGHT_TEXT)
     assert tone("darker", []) == (ops.DARK_BG, ops.DARK_TEXT)
+
+
+def test_rates_count_a_judged_free_requirement_and_never_an_unchecked_one(tmp_path):
+    """`mmstudio turns` showed "pass rate 1.00" next to a FAIL: a free requirement the rules or
+    the model decided counts like a measured one; one nobody could check never counts."""
+    ledger = Ledger(tmp_path / "history.sqlite")
+    reqs = number(split_offline("hide the video", [], ELEMENTS), 1)
+    free = [Requirement(text="add an FAQ accordion", op="free"),
+            Requirement(text="make it feel premium", op="free")]  # fmt: skip
+    reqs = [*reqs, *free]
+    for n, r in enumerate(reqs, start=1):
+        r.id = f"t1.r{n}"
+    ledger.add_turn(TurnRecord(1, "t", "w", None, None, None, "v1", "targeted", "s"), reqs)
+    ledger.add_verdicts(
+        [Verdict("t1.r1", True, "hidden"), Verdict("t1.r2", False, "rules: no accordion"),
+         Verdict("t1.r3", None, "no rule reads this condition")], 1, "v1", "final",
+    )  # fmt: skip
+    assert rates(ledger) == {"pass_rate": 0.5, "forgetting_rate": 0.0}

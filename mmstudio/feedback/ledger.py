@@ -200,6 +200,15 @@ class Ledger:
             table.setdefault(row["requirement"], {})[row["turn"]] = verdict
         return table
 
+    def decided(self) -> set[str]:
+        """Ids of requirements some final verdict passed or failed (checked at least once)."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT DISTINCT requirement FROM feedback_verdicts"
+                " WHERE phase = 'final' AND passed IS NOT NULL"
+            ).fetchall()
+        return {r[0] for r in rows}
+
     def passed_at_introduction(self) -> set[str]:
         """Ids of requirements whose final verdict in their own turn was a pass."""
         with self._connect() as db:
@@ -231,10 +240,17 @@ class Ledger:
 
 
 def rates(ledger: Ledger) -> dict[str, float | None]:
-    """FronTalk's numbers over the active requirements: ``pass_rate`` (share passing now) and
-    ``forgetting_rate`` = 1 − passing now / passed when introduced (None with nothing to count)."""
-    active = [r.id for r in ledger.requirements() if not r.superseded_by and r.structural]
+    """FronTalk's numbers over the active requirements that are checked — the measured ones and
+    every free one a judge (the model or the condition rules) decided at least once:
+    ``pass_rate`` (share passing now) and ``forgetting_rate`` = 1 − passing now / passed when
+    introduced (None with nothing to count). An unchecked requirement never counts."""
     latest = ledger.latest_verdicts()
+    decided = ledger.decided()
+    active = [
+        r.id
+        for r in ledger.requirements()
+        if not r.superseded_by and (r.structural or r.id in decided)
+    ]
     now = {i for i in active if latest.get(i) and latest[i].passed}
     introduced = ledger.passed_at_introduction() & set(active)
     return {
