@@ -153,9 +153,28 @@ def cmd_refine(args: argparse.Namespace) -> int:
         f"{o['reason']}"
         for o in rows
     ]
-    text = "\n".join(lines) or f"nothing to refine at the {args.level} level"
+    text = "\n".join(lines) or _nothing_refined(project, args)
     _emit(args, {"outcomes": rows, "head": project.manifest.head}, text)
     return 0
+
+
+def _nothing_refined(project: Project, args: argparse.Namespace) -> str:
+    """Why a refine changed nothing: no issue at that level, or issues no refiner can take."""
+    report = project.read_report()
+    issues = [
+        i for i in (report.issues if report else [])
+        if i.level == args.level and (args.element is None or i.element == args.element)
+    ]  # fmt: skip
+    if not issues:
+        return f"nothing to refine at the {args.level} level"
+    how = (
+        "the model proposed no change"
+        if args.provider == "openai"
+        else "no offline rule fixes them; say what to change with `mmstudio feedback "
+        "PROJECT --text …`, or refine with --provider openai"
+    )
+    first = issues[0].message.splitlines()[0][:90]
+    return f"{len(issues)} issue(s) at the {args.level} level (e.g. {first}), but {how}"
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
