@@ -304,3 +304,18 @@ def test_design_terms_typefaces_and_colour_codes_in_quotes_are_no_copy():
     logos = "partner names in gray: “northloop”, “quiet harbor”, “Featherline”."
     assert {"northloop", "quiet harbor", "Featherline"} <= shown(logos)
     assert shown("The headline reads “sign up today”.") == {"sign up today"}
+
+
+def test_sample_lines_standing_in_for_copy_fail():
+    """ "A one-line introduction to Crumb & Co., a bakery." on the page is a placeholder a
+    designer sees at once; a real heading ("A note from our founder") is not."""
+    brief = "A landing page for a bakery called Crumb & Co. with a hero photo and opening hours."
+    (req,) = [r for r in extract(brief) if r.key == "sample copy"]
+    intro = TextBlock(tag="p", text="A one-line introduction to Crumb & Co., a bakery.")
+    line = TextBlock(tag="p", text="A line on the house bread.")
+    sample = PageFacts(blocks=[intro, line])
+    (result,) = check_all([req], sample)
+    assert result.status == "fail" and "A line on the house bread." in result.message
+    real = PageFacts(blocks=[TextBlock(tag="h2", text="A note from our founder"),
+                             TextBlock(tag="p", text="Rye and spelt, baked at dawn.")])  # fmt: skip
+    assert [r.status for r in check_all([req], real)] == ["pass"]

@@ -54,12 +54,42 @@ def leaked_runs(brief_prose: list[str], page_text: str) -> list[str]:
     return runs
 
 
+#: a line that describes the copy it stands for instead of being it: "A one-line introduction to
+#: Crumb & Co., a bakery.", "A short paragraph on Book a repair for …", "A line on the house bread."
+_SAMPLE = re.compile(
+    r"^(?:an?|the|one|two|three)\s+(?:"
+    r"(?:short|brief|one-line|two-line|single|little|quick)\s+(?:lines?|paragraphs?|sentences?"
+    r"|introduction|intro|description|blurb|summary|note|tagline|caption|text|bio|quote)"
+    r"|(?:lines?|paragraphs?|sentences?|blurb|tagline|caption))"
+    r"\s+(?:on|about|for|of|to|introducing|describing|explaining)\b",
+    re.I,
+)
+
+
+def sample_copy(facts: PageFacts) -> list[str]:
+    """Visible lines that stand for copy instead of being copy (a designer reads them as
+    placeholders): "A line on the house bread."."""
+    return list(
+        dict.fromkeys(b.text.strip() for b in facts.blocks if _SAMPLE.match(b.text.strip()))
+    )
+
+
 def extract_notes(text: str, source: str = "prompt") -> list[Requirement]:
-    """Two requirements: none of the brief's prose is printed as copy, and no stray words of
-    it (“hole”, “step cards”) show up as chips or lines of their own."""
+    """Up to three requirements: no sample copy stands in for the real copy ("A line on the
+    house bread."), none of the brief's prose is printed as copy, and no stray words of it
+    (“hole”, “step cards”) show up as chips or lines of their own."""
+    sample = Requirement(
+        id="",
+        kind="leak",
+        key="sample copy",
+        role="sample",
+        text="No sample copy standing in for real copy",
+        span=span(text, 0, min(len(text), 120), source),
+        severity="major",
+    )
     sentences = prose(text)
     if not sentences:
-        return []
+        return [sample]
     stray = Requirement(
         id="",
         kind="leak",
@@ -72,6 +102,7 @@ def extract_notes(text: str, source: str = "prompt") -> list[Requirement]:
         severity="major",
     )
     return [
+        sample,
         stray,
         Requirement(
             id="",
@@ -112,6 +143,9 @@ def check_leak(req: Requirement, facts: PageFacts) -> RequirementResult:
         placeholder = _PLACEHOLDER.findall(text)
         found = runs + placeholder
         what = "design notes"
+    elif req.role == "sample":
+        found = sample_copy(facts)
+        what = "sample lines"
     elif req.role == "stray":
         found = stray_words(req, facts)
         what = "stray words of the brief"
