@@ -470,3 +470,13 @@ def test_rates_count_a_judged_free_requirement_and_never_an_unchecked_one(tmp_pa
          Verdict("t1.r3", None, "no rule reads this condition")], 1, "v1", "final",
     )  # fmt: skip
     assert rates(ledger) == {"pass_rate": 0.5, "forgetting_rate": 0.0}
+
+
+def test_a_designer_s_colour_names_are_understood():
+    """ "make the headline terracotta" was "not understood" (only hex and 16 names worked)."""
+    from mmstudio.feedback.requirements import parse_op
+
+    assert parse_op("make the headline terracotta") == ("colour", "#e2725b")
+    assert parse_op("make the button forest green") == ("colour", "#228b22")
+    assert parse_op("make the headline red") == ("colour", "#c0392b")  # the tuned table first
+    assert parse_op("add a mint leaf icon") is None

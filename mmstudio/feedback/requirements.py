@@ -176,11 +176,27 @@ def split_clauses(text: str) -> list[str]:
 
 
 def _colour(clause: str) -> str | None:
+    """The colour a clause names: a hex code, one of :data:`COLOURS`, else a designer's colour
+    name ("terracotta", "forest green", "sage"; the evaluator's vocabulary of names)."""
     hexes = _HEX.findall(clause)
     if hexes:
         return hexes[0].lower()
     words = re.findall(r"[a-z]+", clause.lower())
-    return next((COLOURS[w] for w in words if w in COLOURS), None)
+    found = next((COLOURS[w] for w in words if w in COLOURS), None)
+    text = " ".join(re.findall(r"[a-z]+(?:-[a-z]+)?", clause.lower()))
+    for name, value in _named_colours():
+        longer = found is None or " " in name or "-" in name  # "forest green" over "green"
+        if longer and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
+            return value.lower()
+    return found
+
+
+def _named_colours() -> list[tuple[str, str]]:
+    """(name, hex) of the colour names the brief reader knows, longest names first."""
+    from mmstudio.requirements.text import vocabulary
+
+    names = vocabulary().get("colour_names", {})
+    return sorted(names.items(), key=lambda item: -len(item[0]))
 
 
 def parse_op(clause: str) -> tuple[Op, str] | None:
