@@ -133,7 +133,7 @@ async def test_guardrails_reject_a_patch_that_drops_an_element(renderer, cases: 
     assert [a.outcome for a in project.history.attempts()] == ["rejected", "rejected"]
 
 
-def test_the_brief_chart_rebuild_takes_the_brief_s_data_and_names_what_it_shows():
+async def test_the_brief_chart_rebuild_takes_the_brief_s_data_and_names_what_it_shows():
     """A made-up chart titled “Chart” for "a bar chart of students per month (Jan 6, …)" is
     rebuilt with the brief's numbers, titled by what it shows, and the page's figure heading
     and frame title follow; a page without that chart keeps its markup."""
