@@ -101,7 +101,20 @@ _BRAND = re.compile(
     r"[“\"]([^”\"\n]{2,80})[”\"]",
     re.I,
 )
+_PART_NAMED = re.compile(  # "a bar chart titled “…”" names a part, not the page
+    r"\b(?:chart|graph|plot|table|map|section|card|panel|tile|column|list|gallery|video|image)s?"
+    r"\b[^.!?]{0,30}$",
+    re.I,
+)
 _DESCRIPTOR = re.compile(r"(?:inspired by|like|about|such as|similar to)\s+(?:an?|the)?\s*$", re.I)
+
+
+def _page_named(text: str) -> re.Match[str] | None:
+    """The first "called/titled “…”" of ``text`` that names the page, not one of its parts."""
+    for match in _NAMED.finditer(text):
+        if not _PART_NAMED.search(text[max(0, match.start() - 60) : match.start()]):
+            return match
+    return None
 
 
 def find_title(prose: str) -> str:
@@ -115,7 +128,7 @@ def find_title(prose: str) -> str:
     sentence = first[0].text if first else ""
     named = _NAMED.search(sentence)
     quotes = [q for q in pt.find_quotes(sentence) if not _DESCRIPTOR.search(sentence[: q.start])]
-    brand = _NAMED.search(first_line[:3000]) or _BRAND.search(prose[:6000])
+    brand = _page_named(first_line[:3000]) or _BRAND.search(prose[:6000])
     if named:
         title = named.group(1)
     elif quotes:

@@ -10,7 +10,9 @@ invented numbers say so ("Sample prices — set your own."). Charts get synthesi
 by ``planner_data.synthesize`` as the planner always does.
 
 Public API: :func:`expand` (used by ``planner.plan_from_prompt`` only for a prompt without a
-dataset whose usual segmentation found at most two body sections, fewer than the brief lists),
+dataset whose usual segmentation found at most two body sections, fewer than the brief lists;
+a brief that also quotes copy keeps its segmented sections and gets the parts it names in plain
+words added by :func:`complete`), :func:`named_parts`,
 :func:`find_parts`, and :func:`unquoted_name`, :func:`subject` and :func:`title_from_subject`
 (used by ``planner.find_title``). The sample copy itself is data: ``vocab.BRIEF_*``.
 """
@@ -22,10 +24,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mmstudio.plan import SectionItem
+from mmstudio.providers.offline import planner_data as data
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
 from mmstudio.providers.offline.planner_currency import currency_for
-from mmstudio.providers.offline.planner_elements import ElementDraft
+from mmstudio.providers.offline.planner_elements import ElementDraft, negated
 from mmstudio.providers.offline.planner_sections import Draft
 
 _MAX_BODY = 2  # a plan with more body sections than this is left as segmented
@@ -118,13 +121,18 @@ class Brief:
     @property
     def noun(self) -> str:
         """What the copy talks about: "the smart water bottle", else the name or title."""
-        return f"the {self.subject}" if self.subject and not self.name else self.name or self.title
+        if self.subject and not self.name:
+            proper = self.subject[:1].isupper()  # "portfolio for Lena Ortiz": a name, no "the"
+            return self.subject if proper else f"the {self.subject}"
+        return self.name or self.title
 
     @property
     def owner(self) -> str:
         """Who the page is for, for element prompts: "a wedding photographer named Ana Ruiz"."""
         if not self.subject:
             return self.name or self.title
+        if self.subject[:1].isupper() and not self.name:
+            return self.subject  # a name, no article
         article = "an" if self.subject[:1].lower() in "aeiou" else "a"
         return f"{article} {self.subject}" + (f" called {self.name}" if self.name else "")
 
@@ -202,6 +210,8 @@ def _unit_parts(unit: pt.Unit, continuing: bool) -> list[Part]:
     elif not continuing and _PAGE.search(text):
         return []
     chunks = _chunks(text, offset)
+    if offset == 0 and chunks and pt.first_key(chunks[0][1], vocab.BRIEF_PARTS) == "header":
+        return []  # "Top navigation menu with Services, Prices, …": nav labels, not parts
     parts = []
     for start, chunk in chunks:
         kind = pt.first_key(chunk, vocab.BRIEF_PARTS)
@@ -247,19 +257,248 @@ def expand(prose: str, title: str, drafts: list[Draft]) -> list[Draft]:
         if d.kind not in ("header", "footer") and (d.elements or any(d.slots.values()))
     ]  # a draft with neither copy nor elements is folded away when the plan is assembled
     quoted = {q.text for q in pt.find_all_quotes(prose)} - {title}
-    if len(body) > _MAX_BODY or quoted:
+    if len(body) > _MAX_BODY:
         return drafts
-    parts = find_parts(prose)
+    if quoted:
+        return complete(prose, title, drafts)
+    parts = named_parts(prose)
     if len(parts) < 2 or sum(p.kind not in ("header", "footer") for p in parts) <= len(body):
         return drafts  # the segmentation already found every part it lists
     opening = pt.split_units(prose)[0].text
     currency = currency_for(prose)  # "a bakery in Leeds" → £
     brief = Brief(title, subject(opening), unquoted_name(opening), currency)
-    built = [_BUILDERS.get(p.kind, _content)(p, brief, parts) for p in parts]
+    built = [
+        _complete_part(p, brief, [], prose, parts)
+        if p.kind in _READS_ITS_WORDS
+        else _BUILDERS.get(p.kind, _content)(p, brief, parts)
+        for p in parts
+    ]
     if not any(d.kind == "header" for d in built):
         built.insert(0, Draft("header"))
     _header(next(d for d in built if d.kind == "header"), built, title)
     return built
+
+
+# part kind → the section kind that, when the segmentation found one, already holds that part
+_COVERED_BY = {"pricing": "pricing", "menu": "pricing", "form": "form", "footer": "footer",
+               "gallery": "gallery", "stats": "stats", "table": "table", "chart": "charts",
+               "testimonials": "testimonials", "team": "team", "faq": "faq", "about": "about",
+               "logos": "logos", "hours": "hours"}  # fmt: skip
+# parts whose items, values or data the brief may list in its own words ("Mon 1500, …")
+_READS_ITS_WORDS = ("pricing", "menu", "stats", "chart", "gallery")
+_LEAD_WORDS = 8  # a sentence that names a part in its first words is about that part
+
+
+def complete(prose: str, title: str, drafts: list[Draft]) -> list[Draft]:
+    """The long reading of a brief that quotes some copy, completed: every part it names in
+    plain words ("A price list: Puncture fix £12, …", "a contact form", "four KPI tiles …",
+    "a grid of six project photos") that no section of ``drafts`` holds becomes its own
+    section, built as :func:`expand` builds it, with the items and values the brief lists
+    (``planner_data.listed_pairs``). A chart or picture already planned inside another section
+    moves into (or is replaced by) the new section, so nothing is drawn twice. The footer
+    stays last; ``drafts`` is returned unchanged when nothing is missing."""
+    blank = pt.blank_quotes(prose)
+    have = {d.kind for d in drafts if d.kind != "content"} | {
+        _section_key(d) for d in drafts if d.kind == "content"
+    }
+    banned = negated(blank)  # "No videos, animation or charts appear anywhere."
+    missing = [
+        p
+        for p in named_parts(blank)
+        if _COVERED_BY.get(p.kind, "") not in have | {""}
+        and not (p.kind == "chart" and "chart" in banned)
+        and not (p.kind in ("gallery", "logos") and "image" in banned)
+    ]
+    if not missing:
+        return drafts
+    opening = pt.split_units(prose)[0].text
+    brief = Brief(title, subject(opening), unquoted_name(opening), currency_for(prose))
+    built: list[Draft] = []
+    seen: set[str] = set()
+    for part in missing:
+        key = _COVERED_BY[part.kind]
+        if key in seen and key not in ("charts", "gallery"):
+            continue
+        seen.add(key)
+        draft = _complete_part(part, brief, drafts, prose, missing)
+        previous = built[-1] if built else None
+        if (
+            previous is not None
+            and draft.kind == previous.kind == "charts"
+            and _unit_start(part.start, prose) == _unit_start(previous.units[0].start, prose)
+        ):
+            previous.elements.extend(draft.elements)  # charts of one sentence sit side by side
+        else:
+            built.append(draft)
+    _nav_to_header(prose, drafts)
+    titles = {e.title for d in built for e in d.elements if e.modality == "chart" and e.title}
+    for draft in drafts:
+        for slot in ("tags", "buttons", "nav_items"):
+            if draft.slots.get(slot):  # a chart's title is the chart's, not a chip or a link
+                draft.slots[slot] = [v for v in draft.slots[slot] if v not in titles]
+    footers = [d for d in drafts if d.kind == "footer"] + [d for d in built if d.kind == "footer"]
+    body = [d for d in drafts if d.kind != "footer"] + [d for d in built if d.kind != "footer"]
+    return body + footers[:1]
+
+
+def _nav_to_header(prose: str, drafts: list[Draft]) -> None:
+    """In place: the labels quoted in the sentence that names the navigation ("Top navigation
+    menu with “Services”, “Prices”, …") become the header's nav items when the quote rules
+    left them as buttons or chips of some section and the header has none."""
+    header = next((d for d in drafts if d.kind == "header"), None)
+    if header is None or header.slots.get("nav_items"):
+        return
+    for unit in pt.split_units(prose):
+        lead = " ".join(pt.blank_quotes(unit.text).split()[:_LEAD_WORDS])
+        if pt.first_key(lead, vocab.BRIEF_PARTS) != "header":
+            continue
+        names = [q.text for q in pt.find_quotes(unit.text)]
+        placed = [v for d in drafts for slot in ("buttons", "tags") for v in d.slots.get(slot, [])]
+        if len(names) < 2 or not all(n in placed for n in names):
+            return
+        for draft in drafts:
+            for slot in ("buttons", "tags"):
+                if draft.slots.get(slot):
+                    draft.slots[slot] = [v for v in draft.slots[slot] if v not in names]
+        header.slots["nav_items"] = names
+        return
+
+
+def named_parts(blank: str) -> list[Part]:
+    """The parts ``blank`` (prose with its quotes blanked) names: the lists :func:`find_parts`
+    reads, and each other sentence that names a part in its first words ("A price list: …",
+    "Four KPI tiles at the top: …"), the whole sentence as the part. A photo part that counts
+    two or more photos ("a grid of six project photos") is a gallery."""
+    found = find_parts(blank)
+    for unit in pt.split_units(blank):
+        if any(unit.start <= p.start < unit.end for p in found):
+            continue
+        lead = " ".join(unit.text.split()[:_LEAD_WORDS])
+        kind = pt.first_key(lead.split(":")[0], vocab.BRIEF_PARTS)
+        if kind is None:
+            continue
+        count = _COUNT.search(lead)
+        number = None
+        if count:
+            word = count.group(1).lower()
+            number = max(1, min(12, int(word) if word.isdigit() else _COUNTS[word]))
+        found.append(Part(unit.text, unit.start, unit.end, unit.paragraph, kind, number))
+    found.sort(key=lambda p: p.start)
+    return [
+        Part(p.text, p.start, p.end, p.paragraph, "gallery", p.count)
+        if p.kind == "image" and (p.count or 0) >= 2
+        else p
+        for p in found
+    ]
+
+
+def _section_key(draft: Draft) -> str:
+    """A content section's part kind from its title ("About" → about), "" when none."""
+    return pt.first_key(draft.first("title"), vocab.BRIEF_PARTS) or ""
+
+
+def _sentence_of(part: Part, prose: str) -> str:
+    """The prose sentence that holds ``part`` (with its quotes, which the part's text blanks)."""
+    for unit in pt.split_units(prose):
+        if unit.start <= part.start < unit.end:
+            return unit.text
+    return part.text
+
+
+def _take_elements(drafts: list[Draft], modality: str, start: int, end: int) -> list[ElementDraft]:
+    """Remove and return the ``modality`` elements of ``drafts`` mentioned in ``[start, end)``."""
+    taken: list[ElementDraft] = []
+    for draft in drafts:
+        keep: list[ElementDraft] = []
+        for element in draft.elements:
+            inside = element.modality == modality and start <= element.start < end
+            (taken if inside else keep).append(element)
+        draft.elements = keep
+    return taken
+
+
+def _complete_part(
+    part: Part, brief: Brief, drafts: list[Draft], prose: str, parts: list[Part]
+) -> Draft:
+    """The section for one part the segmentation missed (see :func:`complete`)."""
+    sentence = _sentence_of(part, prose)
+    unit_end = part.start + max(len(part.text), 1)
+    for unit in pt.split_units(prose):
+        if unit.start <= part.start < unit.end:
+            unit_end = unit.end
+    if part.kind == "chart":
+        later = [p.start for p in parts if p.kind == "chart" and part.start < p.start < unit_end]
+        end = min([unit_end, *later])
+        charts = _take_elements(drafts, "chart", part.start, end)
+        if not charts:
+            return _own_chart(part, brief, prose[part.start : end].strip(" ,;"))
+        draft = _draft("charts", part, charts[0].title or "Charts")
+        draft.elements = charts
+        return draft
+    if part.kind in ("gallery", "about", "logos"):
+        _take_elements(drafts, "image", part.start, unit_end)
+    draft = _BUILDERS.get(part.kind, _content)(part, brief, [part])
+    pairs = data.listed_pairs(sentence[max(0, part.start - _unit_start(part.start, prose)) :])
+    if part.kind == "gallery":
+        _name_photos(draft, prose[part.start : part.start + 300], brief)
+    if part.kind in ("pricing", "menu") and pairs:
+        draft.slots["items"] = [SectionItem(title=label, value=value) for label, value in pairs]
+        draft.slots["paragraphs"] = []
+        draft.slots["subtitle"] = []
+        draft.slots["title"] = ["Prices"]
+    elif part.kind == "stats" and pairs:
+        draft.slots["items"] = [SectionItem(label=label, value=value) for label, value in pairs]
+        draft.slots["paragraphs"] = []
+        draft.slots["title"] = ["At a glance"]
+    return draft
+
+
+_LISTED_SUBJECTS = re.compile(r"^[^().;]{0,80}\(([^()]{3,200})\)")
+
+
+def _name_photos(draft: Draft, words: str, brief: Brief) -> None:
+    """In place: a gallery whose part lists what its photos show in brackets ("six project
+    photos (ceramics, watches, …)") gets one subject per photo prompt, in order."""
+    listed = _LISTED_SUBJECTS.match(words)
+    if not listed:
+        return
+    subjects = [w.strip() for w in re.split(r",|\band\b", listed.group(1)) if w.strip()]
+    images = [e for e in draft.elements if e.modality == "image"]
+    for i, (element, what) in enumerate(zip(images, subjects, strict=False), 1):
+        prompt = f"Photo {i} of {len(images)}: {what}, for {brief.owner}."
+        unit = pt.Unit(
+            element.start, element.start + len(prompt), prompt, element.units[0].paragraph
+        )
+        element.units = [unit]
+        element.mention = what
+
+
+def _own_chart(part: Part, brief: Brief, words: str) -> Draft:
+    """A chart from its own words ("A line chart “Weekly revenue” with Mon 1500, …"): titled by
+    its first quote (else as :func:`_chart` titles it), its prompt those words, so its numbers
+    are read as the chart's data when the plan is assembled."""
+    words = _AND_TAIL.sub("", words)
+    named = pt.find_quotes(words)
+    plain = _TITLED.search(words)
+    if not named and not plain:
+        return _chart(part, brief, [])
+    title = named[0].text if named else plain.group(1) if plain else ""
+    draft = _draft("charts", part, title)
+    prompt = _sentence(words).rstrip(".") + "."
+    draft.elements.append(_element("chart", part, prompt, title))
+    return draft
+
+
+_TITLED = re.compile(r"\b(?:titled|called|named)\s+(\w.{1,60}?)(?=\s+(?:with|showing)\b|[,.;]|$)")
+_AND_TAIL = re.compile(r"\s+(?:and|&|plus)(?:\s+(?:an?|the))?\s*$", re.I)
+
+
+def _unit_start(offset: int, prose: str) -> int:
+    """Where the prose sentence holding ``offset`` starts."""
+    for unit in pt.split_units(prose):
+        if unit.start <= offset < unit.end:
+            return unit.start
+    return offset
 
 
 def _draft(kind: str, part: Part, title: str, subtitle: str = "") -> Draft:
@@ -437,9 +676,62 @@ def _image(part: Part, brief: Brief, parts: list[Part]) -> Draft:
 
 
 def _footer(part: Part, brief: Brief, parts: list[Part]) -> Draft:
-    """The page title and a one-line sign-off."""
+    """The page title and a one-line sign-off; the opening hours too when the footer is
+    "with opening hours" (marked as sample hours)."""
     draft = _draft("footer", part, brief.title)
+    if pt.first_key(part.text.split("footer", 1)[-1], vocab.BRIEF_PARTS) == "hours":
+        for days, hours in vocab.BRIEF_HOURS:
+            draft.add("items", SectionItem(title=days, text=hours))
+        draft.add("paragraphs", "Sample hours — replace them with your own.")
     draft.add("paragraphs", f"© {brief.title}")
+    return draft
+
+
+def _about(part: Part, brief: Brief, parts: list[Part]) -> Draft:
+    """An about section: a sample paragraph, and the portrait or photo the part names."""
+    draft = _content(part, brief, parts)
+    if pt.has_word(part.text.lower(), vocab.IMAGE_NOUNS):
+        draft.elements.append(_element("image", part, _for(part, brief)))
+    return draft
+
+
+def _logos(part: Part, brief: Brief, parts: list[Part]) -> Draft:
+    """``count`` (default 5) client logos, one small picture each."""
+    draft = _draft("gallery", part, "Clients")
+    count = part.count or 5
+    for i in range(1, count + 1):
+        prompt = f"Logo {i} of {count} of a client of {brief.owner} ({part.text})."
+        draft.elements.append(_element("image", part, prompt))
+    return draft
+
+
+_TABLE_TAIL = re.compile(r"\s+(?:below|above|underneath|beneath|at the (?:top|bottom))\W*$", re.I)
+
+
+def _table(part: Part, brief: Brief, parts: list[Part]) -> Draft:
+    """A table with the columns of what it lists (``vocab.BRIEF_TABLES``) and four sample rows,
+    marked as sample rows."""
+    words = part.text.lower()
+    columns = next(c for w, c in vocab.BRIEF_TABLES if not w or w in words)
+    draft = _draft("table", part, _sentence(_TABLE_TAIL.sub("", _about_what(part))))
+    rows = []
+    for i in range(1, 5):
+        cells = []
+        for column in columns:
+            name = column.lower()
+            if name in ("total", "spent", "amount"):
+                cells.append(f"{brief.currency}{20 + 7 * i}.00")
+            elif name == "order":
+                cells.append(f"#{1000 + i}")
+            elif name in ("orders",):
+                cells.append(str(i + 1))
+            elif name == "date":
+                cells.append(f"Day {i}")
+            else:
+                cells.append(f"{column} {i}")
+        rows.append(cells)
+    draft.table = pt.Table(draft.first("title"), list(columns), rows)
+    draft.add("paragraphs", "Sample rows — replace them with your own.")
     return draft
 
 
@@ -450,7 +742,10 @@ def _content(part: Part, brief: Brief, parts: list[Part]) -> Draft:
     kinds = {"team": "team", "stats": "stats", "timeline": "timeline", "cta": "cta"}
     title = names.get(part.kind) or _sentence(part.phrase.split(" section")[0])
     draft = _draft(kinds.get(part.kind, "content"), part, title)
-    draft.add("paragraphs", f"A short paragraph on {part.phrase} for {brief.noun}.")
+    if part.kind == "about":
+        draft.add("paragraphs", f"A short introduction to {brief.noun}, in your own words.")
+    else:
+        draft.add("paragraphs", f"A short paragraph on {part.phrase} for {brief.noun}.")
     return draft
 
 
@@ -469,4 +764,7 @@ _BUILDERS: dict[str, Callable[[Part, Brief, list[Part]], Draft]] = {
     "video": _video,
     "image": _image,
     "footer": _footer,
+    "about": _about,
+    "logos": _logos,
+    "table": _table,
 }

@@ -107,7 +107,12 @@ def match_chart_tables(drafts: list[Draft], tables: list[pt.Table]) -> list[pt.T
             element, draft = charts[-ci]
             element.data = chart_data(tables[-ti], element.title or draft.first("title"))
     for element, _ in charts:
-        element.data = element.data or prose_data(element.text) or inline_data(element)
+        element.data = (
+            element.data
+            or prose_data(element.text)
+            or inline_data(element)
+            or listed_data(element.lead)
+        )
     return [t for i, t in enumerate(tables) if i not in used_tables]
 
 
@@ -142,6 +147,45 @@ def prose_data(text: str) -> DataTable | None:
     if len(pairs) < 2:
         return None
     rows = [[label, value] for label, value in pairs[:24]]
+    return DataTable(
+        columns=[_label_column(text), "Value"], rows=rows, source="numbers in the prompt"
+    )
+
+
+_PAIR = re.compile(
+    rf"([A-Z][\w&'’/-]*(?: [\w&'’/-]+){{0,3}}?)\s+([£$€]?)({_NUM})(\s*(?:%|k|m)\b|%)?"
+)
+_PAIR_GAP = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+)$")
+
+
+def listed_pairs(text: str) -> list[tuple[str, str]]:
+    """``[(label, value as written)]`` of the first run of "Label number" pairs in ``text``
+    joined by commas or "and" ("Revenue $12,480, Orders 318 and Conversion 3.2%" →
+    ``[("Revenue", "$12,480"), ("Orders", "318"), ("Conversion", "3.2%")]``); [] when the run
+    has fewer than two pairs."""
+    pairs: list[tuple[str, str]] = []
+    end = -1
+    for match in _PAIR.finditer(text):
+        if pairs and not _PAIR_GAP.match(text[end : match.start()]):
+            if len(pairs) >= 2:
+                break
+            pairs = []
+        shown = match.group(2) + match.group(3) + (match.group(4) or "").strip()
+        pairs.append((match.group(1), shown))
+        end = match.end()
+    return pairs if len(pairs) >= 2 else []
+
+
+def listed_data(text: str) -> DataTable | None:
+    """``[Category, Value]`` rows from :func:`listed_pairs` of ``text`` ("with data Jan 40,
+    Feb 52, Mar 61" → Jan 40, Feb 52, Mar 61); None when fewer than two pairs."""
+    rows: list[list[Cell]] = []
+    for label, shown in listed_pairs(text)[:24]:
+        value = pt.to_number(shown.lstrip("£$€").rstrip("%"))
+        if value is not None:
+            rows.append([label, value])
+    if len(rows) < 2:
+        return None
     return DataTable(
         columns=[_label_column(text), "Value"], rows=rows, source="numbers in the prompt"
     )

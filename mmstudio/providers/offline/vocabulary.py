@@ -371,10 +371,13 @@ BRIEF_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pricing", ("pricing", "prices", "packages", "plans", "tiers", "rates", "tickets")),
     ("features", ("feature", "features", "benefits", "services", "highlights", "what we offer")),
     ("team", ("team", "staff", "founders", "people", "meet the")),
-    ("stats", ("stats", "statistics", "numbers", "kpis", "metrics", "counters")),
+    ("stats", ("stats", "statistics", "numbers", "kpi", "kpis", "kpi tiles", "metrics",
+               "counters")),
     ("timeline", ("timeline", "schedule", "agenda", "itinerary", "programme", "program")),
     ("about", ("about", "story", "our story", "mission", "bio", "biography", "introduction")),
     ("cta", ("call to action", "call-to-action", "cta")),
+    ("logos", ("logos", "client logos", "logo wall", "logo strip", "trusted by")),
+    ("table", ("table", "data table")),
     ("image", ("photo", "photos", "image", "images", "picture", "illustration", "map",
                "product shot")),
 )  # fmt: skip
@@ -409,6 +412,13 @@ BRIEF_FORMS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "rsvp": ("RSVP", ("Name", "Email", "Guests"), "Send RSVP"),
     "contact": ("Get in touch", ("Name", "Email", "Message"), "Send message"),
 }
+# A table the brief names but gives no rows for: (what it lists, its columns); the first whose
+# word the brief uses, else the last. Its rows are sample rows and the page says so.
+BRIEF_TABLES = (
+    ("order", ("Order", "Customer", "Date", "Total")),
+    ("customer", ("Customer", "Email", "Orders", "Spent")),
+    ("", ("Item", "Date", "Status", "Amount")),
+)
 # A hero's second button, to the first of these parts the brief lists.
 BRIEF_LINKS = {"menu": "See the menu", "pricing": "See pricing", "gallery": "See the gallery",
                "features": "See features"}  # fmt: skip
