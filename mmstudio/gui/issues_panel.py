@@ -38,6 +38,10 @@ _ACTION_OF = {
 }  # fmt: skip
 
 
+#: the marks around a brief excerpt ("“Services”,"), dropped before it is quoted again
+_QUOTE_MARKS = " “”\"'‘’,.;:"
+
+
 class IssuesPanel(QWidget):
     """Lists the issues of one element (or of the page) from the latest report, with buttons
     for the window's refine and flag actions (see :meth:`bind`) and an instruction box:
@@ -160,7 +164,7 @@ class IssuesPanel(QWidget):
             )
             asked = issue.evidence.get("span") if isinstance(issue.evidence, dict) else None
             if issue.source == "requirement" and asked:
-                text += f"\nThe brief: “{str(asked).strip('“”')}”"
+                text += f"\nThe brief: “{str(asked).strip(_QUOTE_MARKS)}”"
             if element_id is None and issue_target(issue):
                 text += f"\n(about {issue_target(issue)})"
             item = QListWidgetItem(text)
