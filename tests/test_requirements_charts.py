@@ -615,3 +615,18 @@ def test_an_untitled_chart_must_say_what_it_shows():
     assert "“Chart”" in bad.message
     named = facts(drawn, text="", blocks=[heading("Students per month", (0, 60, 500, 25))])
     assert [r.status for r in check_data([req], named)] == ["pass"]
+
+
+def test_the_one_chart_drawn_wrong_is_named_not_called_missing():
+    """The brief asks one bar chart with its data; the page draws one line chart of made-up
+    hours. The designer must be told that chart is wrong (type, data), on that chart — so the
+    local refine can rebuild it — not that a chart is missing."""
+    brief = "A bar chart titled “Repairs per month” with data Jan 40, Feb 52, Mar 61, Apr 75."
+    (req,) = [r for r in extract_data(brief) if r.kind == "chart"]
+    hours = [{"type": "category", "data": ["00:00", "02:00", "04:00", "06:00"]}]
+    drawn = chart("made_up", [{"type": "line", "data": [20, 49, 26, 67]}], hours)
+    (result,) = check_data([req], facts(drawn, text="", blocks=[]))
+    assert result.status == "fail" and result.element == "made_up"
+    assert "should be a bar chart" in result.message and "missing Jan" in result.message
+    (alone,) = check_data([req], facts(text="", blocks=[]))
+    assert alone.message.startswith("missing chart")

@@ -415,12 +415,23 @@ def check_data(reqs: list[Requirement], facts: PageFacts) -> list[RequirementRes
         elif lost := [j for j, c in enumerate(facts.charts) if j not in used and not c.readable]:
             used.add(j := lost[0])
             results[r.id] = _verdict(r, facts.charts[j], _match(r, facts.charts[j], caps[j]))
+        elif kin := [j for j, c in enumerate(facts.charts)
+                     if j not in used and _type_ok(r, page_types(c))]:  # fmt: skip
+            # a chart of the asked type that fits nothing else is this one drawn wrong (made-up
+            # data, another title): its own problems say what, not "missing"
+            used.add(j := kin[0])
+            results[r.id] = _verdict(r, facts.charts[j], _match(r, facts.charts[j], caps[j]))
         else:
             free = [_match(r, c, [])["found_type"] for j, c in enumerate(facts.charts)
                     if j not in used]  # fmt: skip
             name = f"“{r.label}” ({r.role})" if r.label else f"({r.role})"
             ev = {"expected_type": r.role, "unmatched": free or None}
             results[r.id] = RequirementResult.of(r, "fail", f"missing chart {name}", **ev)
+    missing = [r for r in charts if results[r.id].message.startswith("missing chart")]
+    free = [j for j, c in enumerate(facts.charts) if j not in used and c.readable]
+    if len(missing) == 1 and len(free) == 1:  # the one chart asked and the one drawn, all wrong
+        r, j = missing[0], free[0]
+        results[r.id] = _verdict(r, facts.charts[j], _match(r, facts.charts[j], caps[j]))
     for r in reqs:
         if r.checker == "data":
             results[r.id] = ds.check_table(r, facts)
