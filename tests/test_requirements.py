@@ -319,3 +319,18 @@ def test_sample_lines_standing_in_for_copy_fail():
     real = PageFacts(blocks=[TextBlock(tag="h2", text="A note from our founder"),
                              TextBlock(tag="p", text="Rye and spelt, baked at dawn.")])  # fmt: skip
     assert [r.status for r in check_all([req], real)] == ["pass"]
+
+
+def test_the_brief_s_values_shown_as_asked_are_no_leak():
+    """ "Four KPI tiles at the top: Revenue $12,480, Orders 318, Conversion 3.2%, Avg order $39"
+    drawn as tiles repeats the brief's words — its data, not a design note; a note still leaks."""
+    from mmstudio.requirements.leaks import leaked_runs, prose
+
+    brief = (
+        "Four KPI tiles at the top: Revenue $12,480, Orders 318, Conversion 3.2%, Avg order $39. "
+        "The header is a soft off-white band with a faint diagonal grid behind the logo."
+    )
+    tiles = "Revenue $12,480 Orders 318 Conversion 3.2% Avg order $39"
+    assert leaked_runs(prose(brief), tiles) == []
+    note = "a soft off-white band with a faint diagonal grid behind the logo"
+    assert leaked_runs(prose(brief), note) != []

@@ -51,7 +51,9 @@ def leaked_runs(brief_prose: list[str], page_text: str) -> list[str]:
             current = []
     if current:
         runs.append(" ".join(current))
-    return runs
+    # a run with its numbers ("revenue 12 480 orders 318 conversion 3 2") is the brief's data
+    # shown as asked (KPI tiles, a price list), not a note to the designer
+    return [r for r in runs if sum(w.isdigit() for w in r.split()) < 2]
 
 
 #: a line that describes the copy it stands for instead of being it: "A one-line introduction to
