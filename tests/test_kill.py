@@ -80,7 +80,10 @@ def _kill_when(child: subprocess.Popen, ready: Callable[[], bool], delay_s: floa
     while not ready():
         if child.poll() is not None:
             return False
-        assert time.monotonic() < deadline, "the child never reached the kill point"
+        if time.monotonic() >= deadline:  # never leave the child running after the test
+            child.kill()
+            child.wait(30)
+            raise AssertionError("the child never reached the kill point in 60 s")
         time.sleep(0.002)
     time.sleep(delay_s)
     if child.poll() is not None:
