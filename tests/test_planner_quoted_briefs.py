@@ -111,3 +111,19 @@ def test_dashboard_brief_keeps_kpis_charts_from_data_and_table() -> None:
 def test_a_banned_chart_is_not_added_back() -> None:
     plan = plan_from_prompt(BIKE + " No charts anywhere.")
     assert not plan.charts
+
+
+def test_an_untitled_chart_is_titled_by_what_it_shows():
+    """ "A bar chart of students per month (Jan 6, …)" was titled "Chart"."""
+    import asyncio
+
+    from mmstudio.providers.offline.designer import OfflineDesigner
+
+    brief = (
+        'A website for "Fernhill Pottery Studio" with the nav links "Classes" and "Contact". '
+        "A bar chart of students per month (Jan 6, Feb 8, Mar 10, Apr 12)."
+    )
+    plan = asyncio.run(OfflineDesigner().plan(brief))
+    (chart,) = plan.charts
+    assert chart.title == "Students per month"
+    assert chart.source_data.rows == [["Jan", 6], ["Feb", 8], ["Mar", 10], ["Apr", 12]]

@@ -364,9 +364,27 @@ def _video(
     }
 
 
+#: what an untitled chart shows, in the brief's words: "… chart of students per month (Jan 6 …"
+_SHOWS = re.compile(
+    r"\bcharts?\s+(?:of|showing|comparing|tracking)\s+(?:the\s+)?"
+    r"([a-z][a-z '’&/-]{2,50}?)\s*(?=[(.,;:]|$|\s(?:with|from|in|over|across|by|for)\s)",
+    re.I,
+)
+
+
+def _shows(lead: str) -> str:
+    """A title from the words saying what a chart shows ("Students per month"), or ""."""
+    m = _SHOWS.search(lead)
+    if m is None or re.search(r"\d", m.group(1)):
+        return ""
+    words = m.group(1).strip(" -/")
+    return words[:1].upper() + words[1:]
+
+
 def _chart(element: ElementDraft, draft: Draft, ids: _Ids, layout: dict, common: dict) -> dict:
     source = element.data.source if element.data is not None else ""
     title = element.title or (source if source != "numbers in the prompt" else "")
+    title = title or _shows(element.lead)  # "a bar chart of students per month (…)"
     title = (title or draft.first("title") or "Chart").rstrip(",;: ")  # verbatim one is in alt
     element_id = ids.take(f"chart_{slug(title, 48)}")
     chart_type = data.chart_type(element)
