@@ -410,6 +410,18 @@ def main(argv: list[str] | None = None) -> int:
 
     with loop:
         loop.run_until_complete(everything())
+    summary, failed = finish(walk, probe)
+    print(
+        f"{len(walk.steps)} steps, {len(failed)} failed; longest stall "
+        f"{summary['longest_stall_ms']} ms ({summary['stalls_over_100ms']} over 100 ms); "
+        f"pictures in {walk.out}"
+    )
+    return 1 if failed else 0
+
+
+def finish(walk: Walk, probe: StallProbe) -> tuple[dict, list[str]]:
+    """Stop the stall probe, write ``steps.json`` (the steps, their checks and the event-loop
+    stalls in ms) into the walk's folder; returns the summary and the failed steps' names."""
     probe.timer.stop()
     stalls = sorted(probe.stalls)
     summary = {
@@ -420,13 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         "ticks": len(stalls),
     }
     (walk.out / "steps.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    failed = [s["name"] for s in walk.steps if not all(s["checks"].values())]
-    print(
-        f"{len(walk.steps)} steps, {len(failed)} failed; longest stall "
-        f"{summary['longest_stall_ms']} ms ({summary['stalls_over_100ms']} over 100 ms); "
-        f"pictures in {walk.out}"
-    )
-    return 1 if failed else 0
+    return summary, [s["name"] for s in walk.steps if not all(s["checks"].values())]
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
-import json
 import os
 import sys
 import tempfile
@@ -27,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from gui_walkthrough import StallProbe, Walk, notices, settle, wait_for  # noqa: E402
+from gui_walkthrough import StallProbe, Walk, finish, notices, settle, wait_for  # noqa: E402
 
 PROMPT = (
     "A landing page for a small coffee roastery: a hero photo of roasted beans, a section "
@@ -268,16 +267,7 @@ def main(argv: list[str] | None = None) -> int:
 
     with loop:
         loop.run_until_complete(everything())
-    probe.timer.stop()
-    stalls = sorted(probe.stalls)
-    summary = {
-        "platform": os.environ.get("QT_QPA_PLATFORM", "default"),
-        "steps": walk.steps,
-        "longest_stall_ms": round(stalls[-1], 1) if stalls else None,
-        "stalls_over_100ms": sum(s > 100 for s in stalls),
-    }
-    (walk.out / "steps.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    failed = [s["name"] for s in walk.steps if not all(s["checks"].values())]
+    _, failed = finish(walk, probe)
     print(f"{len(walk.steps)} steps, {len(failed)} failed; pictures in {walk.out}")
     return 1 if failed else 0
 

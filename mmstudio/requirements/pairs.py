@@ -44,18 +44,8 @@ def extract_pairs(text: str, source: str = "prompt") -> list[Requirement]:
         if re.search(r"\b(?:or|versus|vs\.?|instead of)\s*$", text[a_end + 1 : b_start - 1]):
             continue
         taken.add(b_start)
-        found.append(
-            Requirement(
-                id="",
-                kind="pairing",
-                key=a,
-                label=a,
-                values=[a, b],
-                text=f"“{_cut(a)}” and “{_cut(b)}” in one box",
-                span=span(text, a_start - 1, b_end + 1, source),
-                severity="major",
-            )
-        )
+        where = span(text, a_start - 1, b_end + 1, source)
+        found.append(_pairing(a, b, f"“{_cut(a)}” and “{_cut(b)}” in one box", where))
     return found + _priced(text, source, {r.key for r in found})
 
 
@@ -76,19 +66,19 @@ def _priced(text: str, source: str, taken: set[str]) -> list[Requirement]:
         if m is None or name in taken or len(name) < 2 or _role(text, start - 1) in _SKIP_ROLES:
             continue
         price = m.group(1).strip()
+        where = span(text, start - 1, end + 1 + m.end(), source)
         found.append(
-            Requirement(
-                id="",
-                kind="pairing",
-                key=name,
-                label=name,
-                values=[name, price],
-                text=f"“{_cut(name)}” and its price {price} in one box",
-                span=span(text, start - 1, end + 1 + m.end(), source),
-                severity="major",
-            )
+            _pairing(name, price, f"“{_cut(name)}” and its price {price} in one box", where)
         )
     return found
+
+
+def _pairing(first: str, second: str, label: str, where) -> Requirement:
+    """One item's two fields that must share a box (keyed by the first)."""
+    return Requirement(
+        id="", kind="pairing", key=first, label=first, values=[first, second], text=label,
+        span=where, severity="major",
+    )  # fmt: skip
 
 
 def _alike(a: str, b: str) -> bool:
