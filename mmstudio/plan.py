@@ -19,11 +19,11 @@ silent fix. Validation errors are :class:`pydantic.ValidationError` (a ``ValueEr
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from html.parser import HTMLParser
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 FORMAT_VERSION = 1
 
@@ -170,7 +170,11 @@ class Section(_Model):
     ``layout`` is a hint for the layout agent: stack | split | grid | row | sidebar (sticky: a
     header that stays at the top while the page scrolls); ``ratio`` gives split widths (e.g.
     ``[60, 40]``); ``element_ids`` lists the planned elements whose slot is in this section, in
-    order; ``description`` holds the prompt's own sentences about the section."""
+    order; ``description`` holds the prompt's own sentences about the section.
+
+    ``page`` is the id of the :class:`PagePlan` the section belongs to in a multi-page plan;
+    None puts a body section on the home page and a ``header`` / ``footer`` section on every
+    page (the site's shared frame)."""
 
     id: ElementId
     kind: str = Field(min_length=1, max_length=40)
@@ -189,6 +193,7 @@ class Section(_Model):
     background: str | None = Field(default=None, max_length=40)
     element_ids: list[Short] = Field(default_factory=list, max_length=40)
     description: str = Field(default="", max_length=8000)
+    page: ElementId | None = None
 
 
 class ElementContext(_Model):
@@ -330,11 +335,45 @@ class ChartPlan(_ElementPlan):
 ElementPlan = ImagePlan | VideoPlan | ChartPlan
 
 
+#: the file of a page: a lower-case name and ``.html``, in the site folder itself (no folder)
+PAGE_PATH = r"^[a-z0-9][a-z0-9_-]{0,60}\.html$"
+HOME_PATH = "index.html"
+#: sections of these kinds with no ``page`` are the shared frame of a multi-page site
+FRAME_KINDS = ("header", "footer")
+
+
+class PagePlan(_Model):
+    """One page of a multi-page site: ``id`` (a slug, the sections' ``page``), ``path`` (its
+    file in the site folder: ``index.html`` for the home page, ``about.html`` …), ``title`` (its
+    ``<title>`` and heading), ``nav_label`` (its link text in the shared navigation; empty: the
+    title) and ``in_nav`` (False: a page reached by links only, not listed in the navigation)."""
+
+    id: ElementId
+    path: str = Field(pattern=PAGE_PATH, max_length=70)
+    title: str = Field(min_length=1, max_length=200)
+    nav_label: str = Field(default="", max_length=80)
+    in_nav: bool = True
+
+    @property
+    def label(self) -> str:
+        """The text of the page's navigation link."""
+        return self.nav_label or self.title
+
+
 class DesignPlan(_Model):
-    """The whole plan of one page (``plan.json``).
+    """The whole plan of one site (``plan.json``): one page, or several.
+
+    ``pages`` is empty for a one-page plan (and for every plan written before pages existed):
+    the site is then ``index.html`` holding every section. A multi-page plan lists its pages,
+    home (``index.html``) first; each section names its page (``Section.page``; None: the home
+    page, or every page for the shared header / footer). :meth:`site_pages` always gives at
+    least the home page; :meth:`page_view` is the one-page plan of one page (what a layout agent
+    renders); :func:`add_page` and :func:`remove_page` change the pages.
 
     Raises :class:`pydantic.ValidationError` on duplicate ids, a section or element reference
-    that does not resolve, an element placed in no section or in two, or an unsafe ``save_path``.
+    that does not resolve, an element placed in no section or in two, an unsafe ``save_path``,
+    a section on an unknown page, or pages whose first is not ``index.html`` or that share a
+    file or an id.
     """
 
     format_version: int = FORMAT_VERSION
@@ -346,6 +385,89 @@ class DesignPlan(_Model):
     images: list[ImagePlan] = Field(default_factory=list, max_length=60)
     videos: list[VideoPlan] = Field(default_factory=list, max_length=20)
     charts: list[ChartPlan] = Field(default_factory=list, max_length=40)
+    pages: list[PagePlan] = Field(default_factory=list, max_length=40)
+    # set on the plans :meth:`page_view` returns (never serialised): the page shown, the site
+    _page_id: str | None = PrivateAttr(default=None)
+    _site: DesignPlan | None = PrivateAttr(default=None)
+
+    @property
+    def multi_page(self) -> bool:
+        """True when the plan has more than one page."""
+        return len(self.pages) > 1
+
+    def site_pages(self) -> list[PagePlan]:
+        """The pages, home first; a one-page plan gives its one implicit home page."""
+        if self.pages:
+            return list(self.pages)
+        return [PagePlan(id="home", path=HOME_PATH, title=self.title[:200], nav_label="Home")]
+
+    def page(self, page_id: str) -> PagePlan:
+        """The page with ``page_id`` (``"home"`` also names a one-page plan's page); KeyError."""
+        for page in self.site_pages():
+            if page.id == page_id:
+                return page
+        raise KeyError(page_id)
+
+    def page_at(self, path: str) -> PagePlan:
+        """The page whose file is ``path`` (``"about.html"``); raises KeyError."""
+        for page in self.site_pages():
+            if page.path == path:
+                return page
+        raise KeyError(path)
+
+    def is_shared(self, section: Section) -> bool:
+        """True for a section of the shared frame: a header / footer with no page."""
+        return section.page is None and section.kind in FRAME_KINDS and self.multi_page
+
+    def page_sections(self, page_id: str) -> list[Section]:
+        """The sections page ``page_id`` shows, in plan order: its own and the shared frame
+        (the home page also holds the body sections that name no page). KeyError: no page."""
+        home = self.site_pages()[0].id
+        if page_id != home:
+            self.page(page_id)
+        return [
+            s
+            for s in self.sections
+            if s.page == page_id or (s.page is None and (page_id == home or self.is_shared(s)))
+        ]
+
+    def page_of(self, item_id: str) -> PagePlan:
+        """The page a section or element lives on (the home page for the shared frame).
+        Raises KeyError for an unknown id."""
+        try:
+            section = self.section(item_id)
+        except KeyError:
+            section = self.section(self.element(item_id).context.section)
+        return self.page(section.page) if section.page else self.site_pages()[0]
+
+    def page_view(self, page_id: str) -> DesignPlan:
+        """The plan of page ``page_id`` alone: its sections (:meth:`page_sections`) and their
+        elements, ``title`` the site's; ``pages`` kept so that a layout can draw the site's
+        navigation. The view knows its page (:attr:`current_page`) and its site (:attr:`site`).
+        Raises KeyError for an unknown page."""
+        sections = self.page_sections(page_id)
+        ids = {s.id for s in sections}
+        view = self.model_copy(
+            update={
+                "sections": sections,
+                "images": [e for e in self.images if e.context.section in ids],
+                "videos": [e for e in self.videos if e.context.section in ids],
+                "charts": [e for e in self.charts if e.context.section in ids],
+            }
+        )
+        view._page_id = page_id
+        view._site = self._site or self
+        return view
+
+    @property
+    def current_page(self) -> PagePlan | None:
+        """The page a :meth:`page_view` shows; None for a whole plan."""
+        return self.page(self._page_id) if self._page_id else None
+
+    @property
+    def site(self) -> DesignPlan:
+        """The whole plan a :meth:`page_view` was taken from (the plan itself otherwise)."""
+        return self._site or self
 
     def elements(self) -> Iterator[ElementPlan]:
         """Every element plan: images, then videos, then charts."""
@@ -410,7 +532,114 @@ class DesignPlan(_Model):
         unknown = set(placed) - {e.id for e in self.elements()}
         if unknown:
             raise ValueError(f"sections list unknown elements: {', '.join(sorted(unknown))}")
+        self._check_pages()
         return self
+
+    def _check_pages(self) -> None:
+        page_ids = [p.id for p in self.pages]
+        paths = [p.path for p in self.pages]
+        for kind, values in (("page ids", page_ids), ("page files", paths)):
+            twice = sorted({v for v in values if values.count(v) > 1})
+            if twice:
+                raise ValueError(f"duplicate {kind}: {', '.join(twice)}")
+        if self.pages and self.pages[0].path != HOME_PATH:
+            raise ValueError(f"the first page must be {HOME_PATH}, not {self.pages[0].path!r}")
+        if HOME_PATH in paths[1:]:
+            raise ValueError(f"only the first page may be {HOME_PATH}")
+        for section in self.sections:
+            if section.page is not None and section.page not in page_ids:
+                raise ValueError(f"section {section.id!r} is on unknown page {section.page!r}")
+
+
+def page_slug(text: str, taken: Collection[str] = ()) -> str:
+    """A page id / file stem for ``text`` ("About us" → ``about-us``), unique among ``taken``."""
+    base = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40].strip("-") or "page"
+    if not base[0].isalpha():
+        base = f"page-{base}"
+    slug, n = base, 2
+    while slug in taken or slug in ("index", "home"):
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def add_page(
+    plan: DesignPlan,
+    title: str,
+    *,
+    nav_label: str = "",
+    sections: Sequence[Section] = (),
+    elements: Sequence[ElementPlan] = (),
+    in_nav: bool = True,
+) -> tuple[DesignPlan, PagePlan]:
+    """A copy of ``plan`` with a new page titled ``title`` (file ``<slug>.html``), holding
+    ``sections`` (their ``page`` is set to it; placed before the trailing footers) and their
+    ``elements``; the label joins the nav of the shared header when ``in_nav``. A one-page plan
+    first gets its explicit home page. Returns (new plan, new page); raises
+    :class:`pydantic.ValidationError` when the result is not a valid plan (an id taken…)."""
+    pages = plan.site_pages()
+    slug = page_slug(title, {p.id for p in pages} | {p.path[:-5] for p in pages})
+    page = PagePlan(id=slug, path=f"{slug}.html", title=title.strip()[:200] or slug,
+                    nav_label=nav_label.strip()[:80], in_nav=in_nav)  # fmt: skip
+    body = [s.model_copy(update={"page": page.id}) for s in sections]
+    existing = list(plan.sections)
+    cut = len(existing)
+    while cut and existing[cut - 1].kind == "footer" and existing[cut - 1].page is None:
+        cut -= 1
+    new_sections = [*existing[:cut], *body, *existing[cut:]]
+    if in_nav:
+        new_sections = _with_nav_label(new_sections, page.label)
+    data = plan.model_dump()
+    data["sections"] = [s.model_dump() for s in new_sections]
+    data["pages"] = [p.model_dump() for p in (*pages, page)]
+    for element in elements:
+        data[element.kind + "s"].append(element.model_dump())
+    return DesignPlan.model_validate(data), page
+
+
+def remove_page(plan: DesignPlan, page_id: str) -> DesignPlan:
+    """A copy of ``plan`` without page ``page_id``, its sections and their elements, and
+    without any nav item or button naming it (no link can dangle). Raises KeyError for an
+    unknown page and ValueError for the home page."""
+    page = plan.page(page_id)
+    if page.path == HOME_PATH:
+        raise ValueError("the home page cannot be removed")
+    gone = {s.id for s in plan.sections if s.page == page_id}
+    label = _label_key(page.label)
+
+    def keep(text: str) -> bool:
+        return _label_key(text) != label
+
+    sections = [
+        s.model_copy(
+            update={
+                "nav_items": [t for t in s.nav_items if keep(t)],
+                "buttons": [t for t in s.buttons if keep(t)],
+            }
+        ).model_dump()
+        for s in plan.sections
+        if s.id not in gone
+    ]
+    data = plan.model_dump()
+    data["sections"] = sections
+    data["pages"] = [p.model_dump() for p in plan.pages if p.id != page_id]
+    for kind in ("images", "videos", "charts"):
+        data[kind] = [e for e in data[kind] if e["context"]["section"] not in gone]
+    return DesignPlan.model_validate(data)
+
+
+def _label_key(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _with_nav_label(sections: list[Section], label: str) -> list[Section]:
+    """``sections`` with ``label`` added to the first shared header's nav (if not there)."""
+    for i, section in enumerate(sections):
+        if section.kind == "header" and section.page is None:
+            if _label_key(label) not in {_label_key(t) for t in section.nav_items}:
+                nav = [*section.nav_items, label][-30:]
+                sections[i] = section.model_copy(update={"nav_items": nav})
+            break
+    return sections
 
 
 class _Slots(HTMLParser):

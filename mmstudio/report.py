@@ -54,6 +54,7 @@ class Issue(_Model):
     message: str
     evidence: dict[str, Any] = Field(default_factory=dict)
     source: Literal["measured", "requirement", "judge"] = "measured"
+    page: str | None = None  # the page file it was found on in a multi-page site; None: one page
 
 
 class Span(_Model):
@@ -138,8 +139,21 @@ class RenderInfo(_Model):
     screenshot: str = ""
 
 
+class PageRender(_Model):
+    """One page of a multi-page site as evaluated: its file, screenshot, size (px), scores."""
+
+    path: str
+    title: str = ""
+    screenshot: str = ""
+    page_size: dict[str, int] = Field(default_factory=dict)
+    scores: Scores = Field(default_factory=Scores)
+    issues: int = 0
+
+
 class Report(_Model):
-    """The whole evaluation of one page render."""
+    """The whole evaluation of one page render — or of every page of a multi-page site, when
+    ``pages`` lists them (home first; ``render`` is then the home page's; each issue names its
+    ``page``; the page-level scores are the mean over pages)."""
 
     format_version: int = 1
     target: str = ""
@@ -151,6 +165,7 @@ class Report(_Model):
     requirement_share: float | None = Field(default=None, ge=0, le=1)
     notices: list[str] = Field(default_factory=list)
     timings: dict[str, float] = Field(default_factory=dict)
+    pages: list[PageRender] = Field(default_factory=list)
 
     @property
     def failed(self) -> str | None:

@@ -14,13 +14,14 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from statistics import fmean
 
 from pydantic import ValidationError
 
-from mmstudio.plan import DesignPlan
+from mmstudio.plan import HOME_PATH, DesignPlan, PagePlan
 from mmstudio.render import Render, get_renderer
 from mmstudio.render.model import MediaProbe
-from mmstudio.report import RenderInfo, Report, RequirementResult, Scores
+from mmstudio.report import Issue, PageRender, RenderInfo, Report, RequirementResult, Scores
 from mmstudio.requirements import ExtractionError, Requirement, check_all, extract, pass_share
 from mmstudio.requirements.pairs import pairs_of
 from mmstudio.requirements.text import MAX_TEXT
@@ -91,6 +92,14 @@ async def evaluate(
     if brief is None:
         brief = await asyncio.to_thread(find_brief, Path(site_dir))
     requirements, notices = await read_requirements(brief)
+    pages = _pages_of(Path(site_dir), page, plan)
+    if len(pages) > 1:
+        report = await evaluate_site(
+            Path(site_dir), plan, pages, requirements, out, viewport_width, extra_viewports
+        )
+        report.notices.extend(notices)
+        report.timings["evaluate_s"] = round(time.perf_counter() - started, 3)
+        return report
     render = await get_renderer().render(
         site_dir,
         page,
@@ -110,6 +119,199 @@ async def evaluate(
     report.timings["checks_s"] = round(time.perf_counter() - t0, 3)
     report.timings["evaluate_s"] = round(time.perf_counter() - started, 3)
     return report
+
+
+def _pages_of(site_dir: Path, page: str, plan: DesignPlan | None) -> list[PagePlan]:
+    """The pages to evaluate: every page of a multi-page ``plan`` whose file is in ``site_dir``
+    when the target is its home page; otherwise none (one page: the usual path)."""
+    if plan is None or not plan.multi_page or page != HOME_PATH:
+        return []
+    return [p for p in plan.site_pages() if (site_dir / p.path).is_file()]
+
+
+async def evaluate_site(
+    site_dir: Path,
+    plan: DesignPlan,
+    pages: list[PagePlan],
+    requirements: list[Requirement],
+    out: Path,
+    viewport_width: int = 1280,
+    extra_viewports: tuple[int, ...] = (390,),
+) -> Report:
+    """Render every page of a multi-page site (side by side in the warm browser, as many at
+    once as its pool allows) and build one Report (:func:`build_site_report`). The home page's
+    screenshots go to ``out``, each other page's to ``out/<page id>/``."""
+    t0 = time.perf_counter()
+    renderer = get_renderer()
+
+    async def one(page: PagePlan) -> Render:
+        folder = out if page.path == HOME_PATH else out / page.id
+        return await renderer.render(
+            site_dir,
+            page.path,
+            viewport_width,
+            folder,
+            extra_viewports=tuple(extra_viewports),
+            pairs=pairs_of(requirements),
+        )
+
+    renders = await asyncio.gather(*(one(p) for p in pages))
+    rendered = time.perf_counter()
+    hidden = await asyncio.to_thread(
+        lambda: [designer_hidden(_read_page(site_dir / p.path)) for p in pages]
+    )
+    report = await asyncio.to_thread(
+        build_site_report, list(zip(pages, renders, hidden, strict=True)), plan, requirements
+    )
+    report.target = str(site_dir / HOME_PATH)
+    report.timings.update(renders[0].timings)
+    report.timings["render_pages_s"] = round(rendered - t0, 3)
+    report.timings["checks_s"] = round(time.perf_counter() - rendered, 3)
+    return report
+
+
+#: requirement kinds a page can break on its own: failing on any page fails the site
+_ANY_PAGE_FAILS = ("prohibition", "leak")
+
+
+def merge_requirements(
+    per_page: list[tuple[str, list[RequirementResult]]],
+) -> list[RequirementResult]:
+    """One result per requirement over the pages (``(page file, results)``, home first): a
+    prohibition or leak fails when it fails on any page; any other requirement passes when it
+    passes on some page (the site holds what the brief asks somewhere), else fails (the home
+    page's failure first), else stays unchecked. Each result's evidence names its ``page``."""
+    merged: dict[str, RequirementResult] = {}
+    rank = {"pass": 2, "fail": 1, "unchecked": 0}
+    for path, results in per_page:
+        for result in results:
+            result = result.model_copy(update={"evidence": {**result.evidence, "page": path}})
+            best = merged.get(result.id)
+            if best is None:
+                merged[result.id] = result
+                continue
+            if result.kind in _ANY_PAGE_FAILS:
+                better = result.status == "fail" and best.status != "fail"
+            else:
+                better = rank[result.status] > rank[best.status]
+            if better:
+                merged[result.id] = result
+    return list(merged.values())
+
+
+def build_site_report(
+    pages: list[tuple[PagePlan, Render, set[str]]],
+    plan: DesignPlan,
+    requirements: list[Requirement] | None = None,
+) -> Report:
+    """The Report of a multi-page site from each page's render (pure): the measured checks run on
+    every page (each issue names its ``page``; a message on a page other than home starts with
+    its file); the brief's requirements are checked on every page and merged
+    (:func:`merge_requirements`); layout, style and aesthetics are the mean of the pages'
+    scores (each page with the site's requirement issues), image / video / chart scores come
+    from every element of every page. A page whose render failed fails the whole report."""
+    elements: dict[str, Element] = {}
+    found = Findings(elements)
+    home = pages[0][1]
+    info = RenderInfo(
+        viewport=dict(home.viewport), page_size=dict(home.page_size), screenshot=home.screenshot
+    )
+    own: dict[str, list] = {}
+    page_elements: dict[str, dict[str, Element]] = {}
+    per_page: list[tuple[str, list[RequirementResult]]] = []
+    for page, render, hidden in pages:
+        view = plan.page_view(page.id)
+        mine = _elements(render, view)
+        elements.update(mine)
+        start = len(found.issues)
+        if render.failure or render.probe is None:
+            reason = render.failure or "the page could not be probed"
+            found.add(
+                "render-failed",
+                f"Evaluation failed on {page.path}: {reason}. The site was not scored.",
+                failure=reason,
+                timeouts=render.script_timeouts or None,
+            )
+        else:
+            check_elements(render, mine, found)
+            check_page(render, mine, found)
+            check_plan(render, view, found)
+            check_contrast(render, found)
+            check_palette(render, mine, view, found)
+            check_duplicates(render, found)
+            check_empties(render, found)
+            _attach_crops(render, found)
+            if requirements:
+                per_page.append((page.path, check_all(requirements, render.facts)))
+        new = found.issues[start:]
+        if hidden:
+            found.issues[start:] = new = [i for i in new if i.element not in hidden]
+            for element_id in hidden:
+                mine.pop(element_id, None)
+                elements.pop(element_id, None)
+        for issue in new:
+            _on_page(issue, page.path)
+        own[page.id] = new
+        page_elements[page.id] = mine
+    if any(i.code == "render-failed" for i in found.issues):
+        kinds = {e.kind for e in elements.values()}
+        _scores, rows = score([], elements)
+        for row in rows:
+            row.score = 0.0
+        failed = [i for i in found.issues if i.code == "render-failed"]
+        rows_of_pages = [_page_row(p, r, Scores(), 0) for p, r, _hidden in pages]
+        return Report(
+            scores=failed_scores(kinds),
+            elements=rows,
+            issues=failed,
+            render=info,
+            pages=rows_of_pages,
+        )
+    results = merge_requirements(per_page)
+    start = len(found.issues)
+    add_requirement_issues(results, found)
+    asked = found.issues[start:]
+    page_of = {r.id: r.evidence.get("page") for r in results}
+    for issue in asked:
+        issue.page = page_of.get(issue.evidence.get("requirement", "")) or None
+    checked = dict(Counter(code_of(r) for r in results if r.status != "unchecked"))
+    site_scores, rows = score(found.issues, elements, checked)
+    page_scores = {
+        page.id: score([*own[page.id], *asked], page_elements[page.id], checked)[0]
+        for page, _render, _hidden in pages
+    }
+    means = {
+        dim: round(fmean(getattr(s, dim) for s in page_scores.values()), 4)
+        for dim in ("layout", "style", "aesthetics")
+    }
+    scores = _absent_media(site_scores.model_copy(update=means).with_overall(), results)
+    return Report(
+        scores=scores,
+        elements=rows,
+        issues=found.issues,
+        render=info,
+        requirements=results,
+        requirement_share=pass_share(results),
+        pages=[_page_row(p, r, page_scores[p.id], len(own[p.id])) for p, r, _hidden in pages],
+    )
+
+
+def _on_page(issue: Issue, path: str) -> None:
+    """Name the page an issue was found on (its field, and its message off the home page)."""
+    issue.page = path
+    if path != HOME_PATH and not issue.message.startswith(f"{path}: "):
+        issue.message = f"{path}: {issue.message}"
+
+
+def _page_row(page: PagePlan, render: Render, scores: Scores, issues: int) -> PageRender:
+    return PageRender(
+        path=page.path,
+        title=page.title,
+        screenshot=render.screenshot,
+        page_size=dict(render.page_size),
+        scores=scores,
+        issues=issues,
+    )
 
 
 _FEEDBACK_BLOCK = re.compile(r'<style data-mm-patch="fb-[^"]*">(.*?)</style>', re.S)

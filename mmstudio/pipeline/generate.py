@@ -21,7 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mmstudio.pipeline import charts
-from mmstudio.plan import ChartPlan, DesignPlan, ElementPlan, ImagePlan, VideoPlan, slot_problems
+from mmstudio.plan import (
+    HOME_PATH,
+    ChartPlan,
+    DesignPlan,
+    ElementPlan,
+    ImagePlan,
+    PagePlan,
+    VideoPlan,
+    slot_problems,
+)
 from mmstudio.project import atomic
 from mmstudio.providers.base import Designer, DesignerError
 from mmstudio.resources import vendor_file
@@ -60,13 +69,16 @@ async def build_site(
     concurrency: int = 2,
     progress: ProgressCallback = no_progress,
 ) -> SiteBuild:
-    """Write the complete site for ``plan`` into the empty folder ``site_dir``.
+    """Write the complete site for ``plan`` into the empty folder ``site_dir``: one HTML file
+    per page (``index.html``, and ``<page>.html`` for each further page of a multi-page plan,
+    each laid out from :meth:`~mmstudio.plan.DesignPlan.page_view`) and every asset.
 
-    Raises DesignerError when the page does not hold exactly one slot per planned element, and
-    whatever a designer stage raises."""
+    Raises DesignerError when a page does not hold exactly one slot per element and section
+    planned on it, and whatever a designer stage raises."""
     build = SiteBuild()
     elements = list(plan.elements())
-    total = len(elements) + 1
+    pages = plan.site_pages()
+    total = len(elements) + len(pages)
     done = 0
     limit = asyncio.Semaphore(max(1, concurrency))
     started = time.perf_counter()
@@ -83,20 +95,24 @@ async def build_site(
             build.timings[f"asset:{element.id}"] = round(time.perf_counter() - t0, 3)
         finished(f"{element.kind} {element.id}")
 
-    async def page() -> None:
+    async def page(page: PagePlan) -> None:
         t0 = time.perf_counter()
-        html = await designer.layout(plan)
-        problems = await asyncio.to_thread(slot_problems, plan, html)
+        view = plan.page_view(page.id) if plan.multi_page else plan
+        html = await designer.layout(view)
+        problems = await asyncio.to_thread(slot_problems, view, html)
         if problems:
-            raise DesignerError(f"the page does not match the plan: {problems[0]}")
-        await run_to_end(atomic.write_text, site_dir / "index.html", html)
-        build.files.append("index.html")
-        build.timings["layout"] = round(time.perf_counter() - t0, 3)
-        finished("layout index.html")
+            where = f" {page.path}" if plan.multi_page else ""
+            raise DesignerError(f"the page{where} does not match the plan: {problems[0]}")
+        await run_to_end(atomic.write_text, site_dir / page.path, html)
+        build.files.append(page.path)
+        key = "layout" if page.path == HOME_PATH else f"layout:{page.path}"
+        build.timings[key] = round(time.perf_counter() - t0, 3)
+        finished(f"layout {page.path}")
 
     try:
         async with asyncio.TaskGroup() as group:
-            group.create_task(page())
+            for one in pages:
+                group.create_task(page(one))
             for element in elements:
                 group.create_task(one_asset(element))
     except BaseExceptionGroup as group:

@@ -28,7 +28,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 
-from mmstudio.plan import DesignPlan, Section
+from mmstudio.plan import HOME_PATH, DesignPlan, Section
 from mmstudio.providers.offline import layout_colours, page_css
 from mmstudio.providers.offline.layout_section import (
     SectionView,
@@ -65,7 +65,13 @@ def _environment() -> Environment:
 
 def _h1_owner(plan: DesignPlan) -> str | None:
     """The id of the section whose title is the page's one ``<h1>`` (hero first, then the
-    header's brand, then the first titled section); None when no section can hold it."""
+    header's brand, then the first titled section); None when no section can hold it. On a
+    page other than the home page of a multi-page site: its first titled body section."""
+    current = plan.current_page
+    if current is not None and plan.site.multi_page and current.path != HOME_PATH:
+        body = [s for s in plan.sections if s.kind not in ("header", "footer") and s.title]
+        if body:
+            return body[0].id
     for section in plan.sections:
         if section.kind == "hero" and section.title:
             return section.id
@@ -164,9 +170,13 @@ def build_view(plan: DesignPlan) -> dict[str, Any]:
     if dashboard:
         body.append("page-dashboard")
     lang = plan.language if _LANG.match(plan.language) else "en"
+    current = plan.current_page
+    title = plan.title
+    if current is not None and plan.site.multi_page and current.path != HOME_PATH:
+        title = f"{current.title} · {plan.title}"
     return {
         "lang": lang,
-        "title": plan.title,
+        "title": title,
         "brand": plan.title,
         "css": Markup(page_css.render_css(plan, content_width(plan) + 64)),
         "body_class": " ".join(body),
@@ -180,7 +190,9 @@ def build_view(plan: DesignPlan) -> dict[str, Any]:
 
 
 def render_page(plan: DesignPlan) -> str:
-    """The complete ``index.html`` for ``plan`` (UTF-8 text, inline CSS, relative asset paths).
+    """The complete ``index.html`` for ``plan`` (UTF-8 text, inline CSS, relative asset paths);
+    for a :meth:`~mmstudio.plan.DesignPlan.page_view` of a multi-page plan, that page's file
+    (its sections, the shared header and footer, nav links to the other pages' files).
 
     The result passes :func:`mmstudio.plan.slot_problems` (one slot per element and section)."""
     html = _environment().get_template("page.html.j2").render(**build_view(plan))

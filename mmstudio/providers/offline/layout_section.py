@@ -16,7 +16,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from mmstudio.plan import ChartPlan, DataTable, DesignPlan, ImagePlan, Section
+from mmstudio.plan import HOME_PATH, ChartPlan, DataTable, DesignPlan, ImagePlan, Section
 from mmstudio.providers.offline import page_css
 from mmstudio.resources import resource
 
@@ -51,7 +51,8 @@ class SectionView:
     half: bool = False
     fit: str = ""
     item_cols: int = 1
-    nav: list[dict[str, str]] = field(default_factory=list)
+    nav: list[dict[str, Any]] = field(default_factory=list)
+    home: str = "#top"  # where the brand links: the top of the page, or the home page's file
     buttons: list[dict[str, Any]] = field(default_factory=list)
     copy_blocks: list[dict[str, str]] = field(default_factory=list)
     copy_lead: list[str] = field(default_factory=list)
@@ -77,6 +78,29 @@ class SectionView:
         long = " title-long" if self.level == 1 and len(s.title) > 48 else ""
         half = " half" if self.half else ""
         return f"{base}{side} section-{kind} layout-{layout}{long}{half}"
+
+
+def _link(text: str, plan: DesignPlan, default: str) -> str:
+    """Where a nav item or button named ``text`` goes. On a page of a multi-page site: the file
+    of the page it names ("About" → ``about.html``), else a section of this page
+    (``#<id>``), else a section of another page (``menu.html#<id>``), else ``default``; on a
+    one-page plan :func:`_anchor`."""
+    site = plan.site
+    current = plan.current_page
+    if current is None or not site.multi_page:
+        return _anchor(text, plan, default)
+    wanted = _norm(text)
+    for page in site.site_pages():
+        if wanted and wanted in (_norm(page.label), _norm(page.title), _norm(page.id)):
+            return page.path
+    here = _anchor(text, plan, "")
+    if here:
+        return here
+    there = _anchor(text, site, "")
+    if there:
+        page = site.page_of(there[1:])
+        return there if page.path == current.path else f"{page.path}{there}"
+    return default
 
 
 def _anchor(text: str, plan: DesignPlan, default: str = "#top") -> str:
@@ -302,10 +326,17 @@ def section_view(plan: DesignPlan, section: Section, role: str, level: int) -> S
     if role == "side":
         width = SIDE_WIDTH_PX
     view = SectionView(section=section, role=role, level=level)
-    view.nav = [{"text": t, "href": _anchor(t, plan, "#top")} for t in section.nav_items]
+    current = plan.current_page
+    view.nav = [
+        {"text": t, "href": href, "current": current is not None and href == current.path}
+        for t in section.nav_items
+        for href in [_link(t, plan, "#top")]
+    ]
+    if current is not None and plan.site.multi_page and current.path != HOME_PATH:
+        view.home = HOME_PATH
     target = _button_target(plan, section)
     view.buttons = [
-        {"text": t, "href": _anchor(t, plan, target), "primary": i == 0}
+        {"text": t, "href": _link(t, plan, target), "primary": i == 0}
         for i, t in enumerate(section.buttons)
     ]
     _copy(view)

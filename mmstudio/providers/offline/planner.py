@@ -31,6 +31,7 @@ from mmstudio.providers.offline import planner_brief as brief
 from mmstudio.providers.offline import planner_colours as colours
 from mmstudio.providers.offline import planner_directives as directives
 from mmstudio.providers.offline import planner_elements as element_rules
+from mmstudio.providers.offline import planner_pages as site_pages
 from mmstudio.providers.offline import planner_pricing as pricing
 from mmstudio.providers.offline import planner_quotes as quotes
 from mmstudio.providers.offline import planner_schedule as schedule
@@ -43,9 +44,14 @@ log = logging.getLogger(__name__)
 
 
 def plan_from_prompt(prompt: str) -> DesignPlan:
-    """Plan a page from a design prompt.
+    """Plan a page — or a site, when the prompt asks for further pages ("an about page", "a
+    multi-page site with Home, Menu, Contact"; ``planner_pages``) — from a design prompt.
 
     Returns a validated :class:`DesignPlan`; raises ``ValueError`` for an empty prompt."""
+    return _plan(prompt, paginate=True)
+
+
+def _plan(prompt: str, *, paginate: bool) -> DesignPlan:
     if not prompt or not prompt.strip():
         raise ValueError("the design prompt is empty")
     prose, dataset = pt.split_dataset(prompt)
@@ -72,6 +78,8 @@ def plan_from_prompt(prompt: str) -> DesignPlan:
         layout["column_ratio"] = directives.page_ratio(units)
     layout["text_colours"] = colours.text_colours(prose, layout["palette"])
     plan = assemble(title, page_kind, layout, drafts, tables)
+    if paginate:
+        plan = site_pages.paginate(plan, prose, lambda brief: _plan(brief, paginate=False))
     log.debug(
         "planned %r: %d sections, %d images, %d videos, %d charts",
         plan.title,
