@@ -93,7 +93,7 @@ async def evaluate(
         brief = await asyncio.to_thread(find_brief, Path(site_dir))
     requirements, notices = await read_requirements(brief)
     pages = _pages_of(Path(site_dir), page, plan)
-    if len(pages) > 1:
+    if plan is not None and len(pages) > 1:
         report = await evaluate_site(
             Path(site_dir), plan, pages, requirements, out, viewport_width, extra_viewports
         )
@@ -254,7 +254,7 @@ def build_site_report(
         own[page.id] = new
         page_elements[page.id] = mine
     if any(i.code == "render-failed" for i in found.issues):
-        kinds = {e.kind for e in elements.values()}
+        kinds: set[str] = {e.kind for e in elements.values()}
         _scores, rows = score([], elements)
         for row in rows:
             row.score = 0.0

@@ -178,7 +178,7 @@ def build_view(plan: DesignPlan) -> dict[str, Any]:
         "lang": lang,
         "title": title,
         "brand": plan.title,
-        "css": Markup(page_css.render_css(plan, content_width(plan) + 64)),
+        "css": Markup(page_css.render_css(plan, content_width(plan) + 64) + _site_css(plan)),
         "body_class": " ".join(body),
         "leading": leading,
         "main": _panels(middle, content_width(plan)) if dashboard else middle,
@@ -187,6 +187,18 @@ def build_view(plan: DesignPlan) -> dict[str, Any]:
         "side_span": Markup(f"--side-span: {len(leading) - len(sides) + 1 + len(tail)};"),
         "fallback_h1": plan.title if owner is None else None,
     }
+
+
+#: the current page's link in the shared navigation of a multi-page site
+_CURRENT_CSS = (
+    '\n.nav-list a[aria-current="page"] { color: var(--accent-text); text-decoration: underline;'
+    " text-underline-offset: .3em; }\n"
+)
+
+
+def _site_css(plan: DesignPlan) -> str:
+    """CSS only a page of a multi-page site needs (a one-page plan's page stays as it was)."""
+    return _CURRENT_CSS if plan.site.multi_page else ""
 
 
 def render_page(plan: DesignPlan) -> str:

@@ -224,9 +224,9 @@ def _assign(
             continue
         kinds = [k for w in (ask.key, *ask.key.split()) for k in _kinds().get(w, [])]
         for kind in kinds:
-            section = next((s for s in body if s.kind == kind and s.id not in owner), None)
-            if section is not None:
-                owner[section.id] = page.id
+            first = next((s for s in body if s.kind == kind and s.id not in owner), None)
+            if first is not None:
+                owner[first.id] = page.id
                 break
     return owner
 
