@@ -139,6 +139,7 @@ def findings_of(report: dict) -> list[dict]:
             keys += [*(evidence.get("dead") or []), evidence.get("name") or ""]
             keys += [evidence.get("suggest") or ""] if evidence.get("off") else []
             keys += [evidence.get("expected_type") or "", *(evidence.get("fields") or [])]
+            keys += [evidence.get("hex") or ""]
             keys += list(evidence.get("labels") or [])
             keys = [k for k in keys if k]
             out.append(

@@ -334,3 +334,143 @@ def test_the_brief_s_values_shown_as_asked_are_no_leak():
     assert leaked_runs(prose(brief), tiles) == []
     note = "a soft off-white band with a faint diagonal grid behind the logo"
     assert leaked_runs(prose(brief), note) != []
+
+
+def _page(*blocks: TextBlock) -> PageFacts:
+    return PageFacts(text=" ".join(b.text for b in blocks), blocks=list(blocks))
+
+
+def test_copy_inside_a_longer_quote_of_another_paragraph_does_not_show_it():
+    """A pack name “Galaxy Doodles” seen only inside the reminder “Upload assets: Galaxy Doodles
+    pack” is a missing pack card; a headline's own emphasised words stay shown by it."""
+    brief = (
+        "The packs grid shows “Friendly Foodies” and “Galaxy Doodles”.\n"
+        "Reminders list “Upload assets: Galaxy Doodles pack”.\n"
+        "The headline “Level Up Your Creative Superpowers” sets “Creative” in teal."
+    )
+    reqs = {r.key: r for r in extract(brief) if r.kind == "copy" and r.role != "repeat"}
+    page = _page(TextBlock(tag="h3", text="Friendly Foodies"),
+                 TextBlock(tag="li", text="Upload assets: Galaxy Doodles pack"),
+                 TextBlock(tag="h1", text="Level Up Your Creative Superpowers"))  # fmt: skip
+    galaxy = check_copy(reqs["Galaxy Doodles"], page)
+    assert galaxy.status == "fail" and "only inside" in galaxy.message
+    assert check_copy(reqs["Creative"], page).status == "pass"
+    shown = _page(*page.blocks, TextBlock(tag="h3", text="Galaxy Doodles"))
+    assert check_copy(reqs["Galaxy Doodles"], shown).status == "pass"
+
+
+def test_a_quote_placed_in_two_paragraphs_must_show_twice():
+    """The brand in the header and the footer, a menu repeated as footer links: shown once is
+    a missing footer; the naming mention ("a studio called …") is no place on the page."""
+    brief = (
+        "A landing page for a studio called “Seedline Studio”.\n"
+        "The header holds the wordmark “Seedline Studio” and links “About”, “Pricing”, “FAQ”.\n"
+        "The footer repeats “Seedline Studio” and lists “About”, “Pricing”, “FAQ”."
+    )
+    repeats = [r for r in extract(brief) if r.role == "repeat"]
+    assert [(r.key, r.count, r.values) for r in repeats if not r.numbers] == [
+        ("Seedline Studio", 2, [])
+    ]
+    (menu,) = [r for r in repeats if r.numbers]
+    assert menu.values == ["About", "Pricing", "FAQ"] and menu.numbers == [2, 2, 2]
+    once = _page(TextBlock(tag="a", text="Seedline Studio"), TextBlock(tag="a", text="About"),
+                 TextBlock(tag="a", text="Pricing"), TextBlock(tag="a", text="FAQ"),
+                 TextBlock(tag="p", text="About"))  # fmt: skip
+    results = {r.key: r for r in check_all(repeats, once)}
+    assert (
+        results["Seedline Studio"].status == "fail"
+        and "shows once" in results["Seedline Studio"].message
+    )
+    assert results["About"].status == "fail" and results["About"].evidence["labels"] == [
+        "Pricing",
+        "FAQ",
+    ]
+    twice = _page(*once.blocks, TextBlock(tag="p", text="Seedline Studio"),
+                  TextBlock(tag="p", text="Pricing"), TextBlock(tag="p", text="FAQ"))  # fmt: skip
+    assert {r.status for r in check_all(repeats, twice)} == {"pass"}
+
+
+def test_capitals_the_brief_asks_for_must_show():
+    brief = (
+        "A portfolio for a designer named “Lina Schaub”.\nThe header shows “LINA SCHAUB” in bold."
+    )
+    (req,) = [r for r in extract(brief) if r.kind == "copy" and r.role != "repeat"]
+    assert req.label == "LINA SCHAUB"
+    mixed = check_copy(req, _page(TextBlock(tag="a", text="Lina Schaub")))
+    assert mixed.status == "fail" and "not in capitals" in mixed.message
+    # innerText after text-transform: uppercase is what the block holds
+    assert check_copy(req, _page(TextBlock(tag="a", text="LINA SCHAUB"))).status == "pass"
+
+
+def test_punctuation_that_is_not_the_label_s_own():
+    """A chip with the sentence's comma fails even when a clean copy shows elsewhere; a doubled
+    dash before an attribution fails; the sentence's period fails on a title-like tile and on
+    the last item of a list, not on a heading or on a sentence."""
+    brief = (
+        "A hero chip “Harvest & Harmony: Urban Garden Weekends,” above the title.\n"
+        "Bullets: “Design tight experiments”, “Map your early adopters”, “Interview for insight,"
+        " not approval.”\n"
+        "The schedule shows “Closing Circle & Take-Home Guide.” last.\n"
+        "The quote ends “— Maya Ortiz, co-founder at Quiet Harbor”.\n"
+        "The headline “Grow Together in the City.” is large."
+    )
+    reqs = {r.key: r for r in extract(brief) if r.kind == "copy" and r.role != "repeat"}
+    name = "Harvest & Harmony: Urban Garden Weekends"
+    chip = _page(TextBlock(tag="h1", text=name), TextBlock(tag="span", text=name + ","))
+    assert check_copy(reqs["Harvest & Harmony: Urban Garden Weekends"], chip).status == "fail"
+    bullet = _page(TextBlock(tag="li", text="Interview for insight, not approval."))
+    assert check_copy(reqs["Interview for insight, not approval"], bullet).status == "fail"
+    tile = _page(TextBlock(tag="div", text="Closing Circle & Take-Home Guide."))
+    assert check_copy(reqs["Closing Circle & Take-Home Guide"], tile).status == "fail"
+    dash = _page(TextBlock(tag="p", text="— — Maya Ortiz, co-founder at Quiet Harbor"))
+    assert check_copy(reqs["— Maya Ortiz, co-founder at Quiet Harbor"], dash).status == "fail"
+    heading = _page(TextBlock(tag="h1", text="Grow Together in the City.", heading=True))
+    assert check_copy(reqs["Grow Together in the City"], heading).status == "pass"
+    clean = _page(TextBlock(tag="div", text="Closing Circle & Take-Home Guide"))
+    assert check_copy(reqs["Closing Circle & Take-Home Guide"], clean).status == "pass"
+
+
+def test_escape_sequences_printed_as_text_fail():
+    brief = "The headline reads “ROLL FASTER.\\nPACK LIGHTER.”"
+    (req,) = [r for r in extract(brief) if r.kind == "copy"]
+    shown = _page(TextBlock(tag="h1", text="ROLL FASTER.\\nPACK LIGHTER."))
+    assert check_copy(req, shown).status == "fail"
+    assert (
+        check_copy(req, _page(TextBlock(tag="h1", text="ROLL FASTER. PACK LIGHTER."))).status
+        == "pass"
+    )
+
+
+def test_scare_quoted_design_ideas_component_names_and_alternative_fonts_leak():
+    """“step cards” is the brief's idea, not copy; “Welcome panel” is a planner's name for a
+    part of the layout; “Quicksand,” offered as an alternative typeface is still a typeface."""
+    brief = (
+        "Three numbered “step cards” explain the method. Body text is a rounded sans serif, like"
+        " “Nunito” or “Quicksand,” in charcoal. The hero says “Welcome back, Luna”."
+    )
+    reqs = {r.key: r for r in extract(brief) if r.kind == "leak"}
+    page = _page(TextBlock(tag="p", text="step cards"), TextBlock(tag="h2", text="Welcome panel"),
+                 TextBlock(tag="span", text="Quicksand,"),
+                 TextBlock(tag="h1", text="Welcome back, Luna"))  # fmt: skip
+    (stray, fonts) = check_all([reqs["stray words"], reqs["typeface names"]], page)
+    assert stray.status == "fail" and set(stray.evidence["leaked"]) == {
+        "step cards",
+        "Welcome panel",
+    }
+    assert fonts.status == "fail" and fonts.evidence["leaked"] == ["Quicksand"]
+    line = {"x": 0, "y": 0, "w": 400, "h": 20}
+    words = {"x": 60, "y": 0, "w": 90, "h": 20}
+    inline = PageFacts(
+        text="Press the call to action below",
+        blocks=[TextBlock(tag="p", text="Press the call to action below", rect=line),
+                TextBlock(tag="strong", text="call to action", rect=words)],
+    )  # fmt: skip
+    assert check_all([reqs["stray words"]], inline)[0].status == "pass"
+
+
+def test_a_colour_word_keeps_the_hex_the_brief_gives_it():
+    brief = (
+        "The accent is a muted forest green (#1F5C4D). The “Start trial” button in forest green."
+    )
+    (req,) = [r for r in extract(brief) if r.kind == "palette" and r.role.startswith("element")]
+    assert req.hex == "#1F5C4D" and "(#1F5C4D)" in req.text

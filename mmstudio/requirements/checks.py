@@ -61,7 +61,7 @@ def _unreadable_charts(by_id: dict[str, RequirementResult], facts: PageFacts) ->
 
 
 def _one(req: Requirement, facts: PageFacts) -> RequirementResult:
-    check = CHECKS.get(req.kind)
+    check = check_repeat if req.role == "repeat" else CHECKS.get(req.kind)
     if check is None:
         return RequirementResult.of(req, "unchecked", "no rule reads this requirement")
     try:
@@ -71,22 +71,44 @@ def _one(req: Requirement, facts: PageFacts) -> RequirementResult:
         return RequirementResult.of(req, "unchecked", f"the check failed: {type(exc).__name__}")
 
 
+def _visible(facts: PageFacts, containers: list[str] = ()) -> str:
+    """The page's visible words (and its charts' texts), padded with spaces, with every
+    occurrence of the ``containers`` (loose longer quotes) cut out."""
+    page = f" {loose(' '.join([facts.text, *(t for c in facts.charts for t in c.texts())]))} "
+    for container in sorted(containers, key=len, reverse=True):
+        page = page.replace(f" {container} ", " | ")
+    return page
+
+
 def check_copy(req: Requirement, facts: PageFacts) -> RequirementResult:
-    """Quoted copy must be visible text (alt text does not count); words the brief puts inside
-    a picture can only be read by a judge (unchecked unless they are visible text)."""
-    page = loose(" ".join([facts.text, *(t for c in facts.charts for t in c.texts())]))
-    want = loose(req.label)
-    if want and f" {want} " in f" {page} ":
-        stray = _stray_punctuation(req.label, facts)
+    """Quoted copy must be visible text (alt text does not count) in its own right: its words
+    inside a longer quote of the brief (``values``) do not show it; words the brief puts
+    inside a picture can only be read by a judge (unchecked unless they are visible text).
+    Capitals the brief asks for must show (after ``text-transform``)."""
+    want = loose(req.label.replace("\\n", " "))  # a brief's "\\n" asks for a line break
+    page = _visible(facts, req.values)
+    if want and f" {want} " in page:
+        stray = _stray_punctuation(req, facts)
         if stray:
             what = (
                 "is cut short" if stray.rstrip().endswith(("…", "...")) else "has stray punctuation"
             )
             msg = f"“{stray}” {what} (asked: “{req.label}”)"
             return RequirementResult.of(req, "fail", msg, closest=stray)
+        if "\\n" in req.label and "\\n" in facts.text:
+            msg = f"“{_cut(req.label)}” is printed with its escape sequences (\\n) as text"
+            return RequirementResult.of(req, "fail", msg, closest=req.label)
+        shown = _lost_capitals(req.label, facts)
+        if shown:
+            msg = f"“{shown}” is not in capitals (asked: “{req.label}”)"
+            return RequirementResult.of(req, "fail", msg, closest=shown)
         return RequirementResult.of(req, "pass", "visible", element=_block_owner(req, facts))
     if req.role == "in-image":
         return RequirementResult.of(req, "unchecked", "words inside a picture: a judge reads them")
+    inside = next((c for c in req.values if want and f" {c} " in _visible(facts)), None)
+    if inside:
+        msg = f"“{_cut(req.label)}” shows only inside “{_cut(inside)}”, not on its own"
+        return RequirementResult.of(req, "fail", msg, closest=inside)
     in_alt = any(want and want in loose(p.alt) for p in facts.pictures)
     near = _nearest_block(req.label, facts)
     msg = f"“{_cut(req.label)}” is not visible on the page"
@@ -95,6 +117,45 @@ def check_copy(req: Requirement, facts: PageFacts) -> RequirementResult:
     elif near:
         msg += f"; the closest text is “{_cut(near)}”"
     return RequirementResult.of(req, "fail", msg, closest=near, in_alt=in_alt or None)
+
+
+def check_repeat(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """A quote the brief places in ``count`` paragraphs (a brand in the header and the footer)
+    must show at least that many times, not counting its words inside longer quotes; a list
+    of them (``values`` with ``numbers``) must show each label as often."""
+    if req.numbers:
+        page = _visible(facts)
+        short = [
+            label for label, need in zip(req.values, req.numbers, strict=False)
+            if page.count(f" {loose(label)} ") < need
+        ]  # fmt: skip
+        if not short:
+            return RequirementResult.of(req, "pass", f"all {len(req.values)} shown again")
+        names = ", ".join(f"“{x}”" for x in short[:6])
+        verb = "is" if len(short) == 1 else "are"
+        msg = f"{names} {verb} not shown again where the brief lists them"
+        return RequirementResult.of(req, "fail", msg, labels=short)
+    want = loose(req.label)
+    shown = _visible(facts, req.values).count(f" {want} ") if want else 0
+    need = req.count or 2
+    if shown >= need:
+        return RequirementResult.of(req, "pass", f"shown {shown} times")
+    times = "once" if shown == 1 else f"{shown} times"
+    msg = f"“{_cut(req.label)}” shows {times}; the brief places it in {need} places"
+    return RequirementResult.of(req, "fail", msg, shown=shown, expected=need)
+
+
+def _lost_capitals(label: str, facts: PageFacts) -> str | None:
+    """The block showing ``label`` in other case when the brief asks for capitals (block text is
+    the rendered ``innerText``, so ``text-transform: uppercase`` counts as capitals)."""
+    letters = [c for c in label if c.isalpha()]
+    if len(letters) < 3 or not all(c.isupper() for c in letters):
+        return None
+    want = loose(label)
+    shown = [b.text for b in facts.blocks if f" {want} " in f" {loose(b.text)} "]
+    if not shown or any(label in b or label.replace("’", "'") in b for b in shown):
+        return None
+    return min(shown, key=len)
 
 
 def check_label(req: Requirement, facts: PageFacts) -> RequirementResult:
@@ -158,17 +219,33 @@ def nav_targets(reqs: list[Requirement], results: list[RequirementResult]) -> Re
     return RequirementResult.of(base, "fail", msg, dead=dead, element=navs[0].element)
 
 
-def _stray_punctuation(label: str, facts: PageFacts) -> str | None:
-    """A short label shown only with the punctuation the brief's sentence put inside its
-    quotes (“CREATIVE CAMP.” on a badge): a badge, button, tag or heading whose whole text is
-    the label plus . , ; : — never a sentence, a caption or an initial ("Avery P.")."""
+def _stray_punctuation(req: Requirement | str, facts: PageFacts) -> str | None:
+    """A label shown with punctuation that is not its own, by the brief's words: a trailing
+    comma, semicolon or colon (“ColorBloom Studio,” on a chip); a doubled dash before an
+    attribution (“— — Maya Ortiz”); the period of the brief's sentence on a title or on the
+    last item of a list (“Closing Circle & Take-Home Guide.”); or, for a short label, a badge,
+    button, tag or heading whose whole text is the label plus . , ; : — never a sentence, a
+    caption or an initial ("Avery P.")."""
+    label = req if isinstance(req, str) else req.label
+    sentence_end = False if isinstance(req, str) else req.sentence_end
+    want = fold(label)
+    rows = folded_blocks(facts)
+    if not want:
+        return None
+    for block, (_, folded, _) in zip(facts.blocks, rows, strict=True):
+        if folded == want or block.tag in ("blockquote", "q"):
+            continue
+        if len(label.split()) <= 8 and folded[:-1] == want and folded[-1:] in ",;:":
+            return block.text
+        if want.startswith("-") and folded.endswith(want) and folded[: -len(want)].strip() == "-":
+            return block.text
+        if sentence_end and folded == want + "." and not block.heading:
+            return block.text
     words = label.split()
     if len(words) > 4 or label.rstrip()[-1:] in ".,;:!?" or re.search(r"[.!?,]\s", label):
         return None
     if re.search(r"(?:^|\s)[A-Z]$", label):
         return None
-    want = fold(label)
-    rows = folded_blocks(facts)
     if any(row[1] == want for row in rows):
         return None
     for block, (_, folded, _) in zip(facts.blocks, rows, strict=True):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .model import Requirement
-from .text import font_names, quotes, span, strip_label
+from .text import fold, font_names, loose, quotes, span, strip_label
 
 _COPY_WORDS = re.compile(
     r"\b(notes?|captions?|subtext|microcopy|taglines?|sub-?headings?|subtitles?|descriptions?"
@@ -115,8 +115,14 @@ _FONT_BEFORE = re.compile(
 
 
 def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
-    """Copy, label and nav requirements of every quoted string (ids ``copy-N`` …)."""
-    found: dict[tuple[str, str, str], Requirement] = {}
+    """Copy, label and nav requirements of every quoted string (ids ``copy-N`` …), then one
+    ``repeat`` requirement per quote the brief places in several paragraphs (a brand in the
+    header and the footer, a CTA in the hero and the closing band).
+
+    A quote in capitals (“LINA SCHAUB”) keeps its capitals even when the brief also writes it
+    in mixed case; ``values`` of a copy requirement are the longer quotes that contain it (its
+    words inside them do not count as showing it)."""
+    found: dict[tuple[str, str], Requirement] = {}
     for run in _runs(text):
         role = _role(text, run[0][1] - 1)
         for inner, start, end in run:
@@ -124,12 +130,133 @@ def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
             # a list of names (“northloop”, “quiet harbor”, “Featherline”) is no design term
             listed = own or (role if role != "text" or len(run) == 1 else "listed")
             req = _one(text, inner, start, end, listed, source)
-            if req is not None:
-                found.setdefault((req.kind, req.key.casefold()), req)
-    return list(found.values())
+            if req is None:
+                continue
+            req.sentence_end = req.punct.startswith(".") and (
+                _title_like(req.label)
+                or (len(run) > 1 and any(not q.rstrip().endswith(".") for q, _, _ in run))
+            )
+            kept = found.setdefault((req.kind, req.key.casefold()), req)
+            if kept is not req and _capitals(req.label) and not _capitals(kept.label):
+                kept.label = kept.key = req.label  # the capitals are the demand
+    reqs = list(found.values())
+    _containers(text, reqs)
+    return reqs + _repeats(text, reqs, source)
+
+
+_SMALL = {"a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "&"}
+
+
+def _title_like(label: str) -> bool:
+    """A title, not a sentence: two to eight words, every word but the small ones capitalised
+    (“Panel Flow for Emotional Impact”, “May 18–19, 2025 — Balcony Herb Basics”)."""
+    words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", label) if w.casefold() not in _SMALL]
+    return 2 <= len(label.split()) <= 8 and bool(words) and all(w[0].isupper() for w in words)
+
+
+def _capitals(label: str) -> bool:
+    letters = [c for c in label if c.isalpha()]
+    return len(letters) >= 3 and all(c.isupper() for c in letters)
+
+
+def _paragraphs(text: str, label: str) -> set[int]:
+    """The paragraphs (line numbers) of ``text`` where ``label`` is quoted."""
+    want = fold(label)
+    return {text.count("\n", 0, s) for q, s, _ in quotes(text) if fold(strip_label(q)) == want}
+
+
+def _containers(text: str, reqs: list[Requirement]) -> None:
+    """Fill each copy requirement's ``values`` with the brief's longer quotes that hold it and
+    stand in another paragraph (“Galaxy Doodles” inside “Upload assets: Galaxy Doodles pack”) —
+    not a quote's own parts described beside it (“Level Up Your” in “Level Up Your Creative
+    Superpowers”)."""
+    longer: dict[str, set[int]] = {}
+    for q, start, _ in quotes(text):
+        longer.setdefault(loose(strip_label(q)), set()).add(text.count("\n", 0, start))
+    for req in reqs:
+        if req.kind != "copy":
+            continue
+        want, own = f" {loose(req.label)} ", _paragraphs(text, req.label)
+        req.values = sorted(
+            c for c, where in longer.items()
+            if want in f" {c} " and c != want.strip() and not where & own
+        )  # fmt: skip
+
+
+#: an occurrence that introduces the name of the thing the brief is about, not a place on the
+#: page ("a studio called “Seedline Studio”", "a designer named “Lina Schaub”")
+_NAMING = re.compile(r"\b(?:called|named|for|by|of|brand(?:ed)?|company|studio)\s*[“\"«‘]?$", re.I)
+
+
+def _repeats(text: str, reqs: list[Requirement], source: str) -> list[Requirement]:
+    """``repeat`` requirements for quotes the brief places in more than one paragraph (a brand
+    in the header and the footer, a CTA in the hero and the closing band): one per quote, or
+    one per list of them (the footer's “About”, “Workshops”, … after the header's menu), whose
+    ``values`` are the labels and ``numbers`` how often each must show."""
+    by_label = {fold(r.label): r for r in reqs if r.kind in ("copy", "label", "nav")}
+    seen: dict[str, set[int]] = {}
+    out: list[Requirement] = []
+    for run in _runs(text):
+        again: list[tuple[Requirement, int]] = []
+        for inner, start, _ in run:
+            if _NAMING.search(text[max(0, start - 24) : start]):
+                continue
+            req = by_label.get(fold(strip_label(inner)))
+            if req is None or req.role == "in-image" or len(req.label) > 120:
+                continue
+            places = seen.setdefault(fold(req.label), set())
+            line = text.count("\n", 0, start)
+            if places and line not in places:
+                again.append((req, len(places) + 1))
+            places.add(line)
+        if not again:
+            continue
+        first = run[0][1]
+        where = span(text, max(0, first - 1), run[-1][2] + 1, source)
+        if len(again) == 1:
+            req, times = again[0]
+            out.append(
+                Requirement(
+                    id="",
+                    kind=req.kind,
+                    key=req.label,
+                    label=req.label,
+                    role="repeat",
+                    count=times,
+                    values=req.values if req.kind == "copy" else [],
+                    text=f"“{_short(req.label)}” in {times} places",
+                    span=where,
+                    severity="minor",
+                )
+            )
+            continue
+        labels = [r.label for r, _ in again]
+        out.append(
+            Requirement(
+                id="",
+                kind=again[0][0].kind,
+                key=labels[0],
+                label=labels[0],
+                role="repeat",
+                values=labels,
+                numbers=[float(t) for _, t in again],
+                text=f"{', '.join(f'“{x}”' for x in labels[:4])}{' …' if len(labels) > 4 else ''}"
+                " again",
+                span=where,
+                severity="minor",
+            )
+        )
+    return out
 
 
 def _one(text, inner, start, end, role, source) -> Requirement | None:
+    req = _build(text, inner, start, end, role, source)
+    if req is not None:
+        req.punct = inner.strip()[len(req.label) :].strip() if inner.strip() != req.label else ""
+    return req
+
+
+def _build(text, inner, start, end, role, source) -> Requirement | None:
     label = strip_label(inner)
     if sum(c.isalnum() for c in label) < 2 or _scare_quote(label, role) or len(label) > 300:
         return None  # "W", "1", "·": a mark, a step number, a separator — no copy to check

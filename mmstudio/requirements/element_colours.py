@@ -45,6 +45,16 @@ def _clause_before(text: str, start: int) -> str:
     return head[cut + 1 :] if cut >= 0 else head
 
 
+def _hex_of(text: str, word: str) -> str:
+    """The hex code the brief gives ``word`` ("a muted forest green (#1F5C4D)"), or ""."""
+    m = re.search(
+        rf"(?<![\w-]){re.escape(word)}\W{{0,4}}(?:\w+\W{{1,3}}){{0,2}}(#[0-9a-f]{{6}})\b",
+        text,
+        re.I,
+    )
+    return m.group(1).upper() if m else ""
+
+
 def extract_element_colours(text: str, source: str = "prompt") -> list[Requirement]:
     """One requirement per run of quoted labels that the brief gives a colour by name."""
     names = vocabulary()["colour_names"]
@@ -67,15 +77,18 @@ def extract_element_colours(text: str, source: str = "prompt") -> list[Requireme
         fill = bool(on or _FILL.search(near_after) or _FILL.search(near_before[-12:]))
         if not fill and word in _GREYS:
             continue  # a grey caption in #666 or #888: no designer's demand, a shade
+        code = _hex_of(text, word)
         found.append(
             Requirement(
                 id="",
                 kind="palette",
+                hex=code,
                 key=word,
                 label=names[word],
                 role="element-fill" if fill else "element-text",
                 values=labels,
-                text=f"“{labels[0]}”{' …' if len(labels) > 1 else ''} in {word}",
+                text=f"“{labels[0]}”{' …' if len(labels) > 1 else ''} in {word}"
+                + (f" ({code})" if code else ""),
                 span=span(text, max(0, start - 1 - len(before)), end + 1 + len(after), source),
                 severity="minor",
             )
@@ -149,7 +162,8 @@ def check_element_colour(req: Requirement, facts: PageFacts) -> RequirementResul
         return RequirementResult.of(req, "pass", f"{req.key} as asked", labels=req.values)
     what = "filled" if fill else "set"
     shown = ", ".join(f"“{t[:30]}” {c}" for t, c in wrong[:3])
-    msg = f"not {what} in {req.key}: {shown}"
+    named = f"{req.key} ({req.hex})" if req.hex else req.key
+    msg = f"not {what} in {named}: {shown}"
     return RequirementResult.of(
-        req, "fail", msg, seen=[c for _, c in wrong[:5]], labels=req.values[:8]
+        req, "fail", msg, seen=[c for _, c in wrong[:5]], labels=req.values[:8], hex=req.hex or None
     )

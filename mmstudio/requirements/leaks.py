@@ -12,9 +12,10 @@ import re
 
 from mmstudio.render.facts import PageFacts
 
+from .copy import extract_copy
 from .model import Requirement, RequirementResult
 from .style import HEX
-from .text import loose, quotes, span, without_quotes
+from .text import fold, loose, quotes, span, strip_label, vocabulary, without_quotes, words_pattern
 
 RUN = 8
 _PLACEHOLDER = re.compile(r"\blorem ipsum\b|\bplaceholder text\b|\bTODO\b|\{\{[^}]*\}\}", re.I)
@@ -92,13 +93,17 @@ def extract_notes(text: str, source: str = "prompt") -> list[Requirement]:
     sentences = prose(text)
     if not sentences:
         return [sample]
+    # quotes that are no copy (“step cards”, “polaroid”: a design idea in scare quotes) are
+    # the brief's prose as much as its unquoted words
+    copy = {fold(r.label) for r in extract_copy(text, source)}
+    terms = [q for q, _, _ in quotes(text) if fold(strip_label(q)) not in copy]
     stray = Requirement(
         id="",
         kind="leak",
         key="stray words",
         role="stray",
-        label=loose(without_quotes(text)),
-        values=[loose(q) for q, _, _ in quotes(text) if len(q.split()) > 1 or not q[:1].islower()],
+        label=" | ".join([loose(without_quotes(text)), *(loose(t) for t in terms)]),
+        values=[loose(q) for q, _, _ in quotes(text) if fold(strip_label(q)) in copy],
         text="No stray words of the brief printed as labels",
         span=span(text, 0, min(len(text), 120), source),
         severity="major",
@@ -123,18 +128,47 @@ _LOWER_WORDS = re.compile(r"^[a-z][a-z'-]{2,}(?: [a-z][a-z'-]+){0,2}$")
 
 
 def stray_words(req: Requirement, facts: PageFacts) -> list[str]:
-    """Short all-lower-case lines (1–3 words) that are words of the brief's prose and no quoted
-    copy: a design note's noun printed as a chip or a paragraph of its own."""
+    """Lines of their own that are notes, not copy: short all-lower-case lines (1–3 words) that
+    are words of the brief's prose (or of a design idea it puts in scare quotes) and no quoted
+    copy — a design note's noun printed as a chip or a paragraph — and headings or lines of up
+    to six words built on a layout component's name (“Welcome panel”, “Holographic Accordion”)
+    that no quote of the brief holds: the planner's internal name printed as copy."""
     prose_text = f" {req.label} "
     quoted = f" {' | '.join(req.values)} "
+    component = words_pattern(vocabulary()["component_nouns"]["words"])
     found = []
     for block in facts.blocks:
         text = loose(block.text)
-        if block.link or not _LOWER_WORDS.match(block.text.strip().rstrip(".,;:")):
+        if block.link or text in found or not text or f" {text} " in quoted:
             continue
-        if f" {text} " in prose_text and f" {text} " not in quoted and text not in found:
+        if _LOWER_WORDS.match(block.text.strip().rstrip(".,;:")) and f" {text} " in prose_text:
             found.append(text)
+        elif _name_like(block) and component.search(text) and _own_line(block, facts):
+            found.append(block.text.strip())
     return found
+
+
+def _name_like(block) -> bool:
+    """A heading of up to six words, or a capitalised line of up to four (a tile's title), with
+    no sentence punctuation: how a name reads, not a sentence."""
+    words = block.text.strip().split()
+    if not words or not words[0][:1].isupper() or re.search(r"[.!?]\s|[.!?]$", block.text):
+        return False
+    return len(words) <= (6 if block.heading else 4)
+
+
+def _own_line(block, facts: PageFacts) -> bool:
+    """Whether ``block`` is a line of its own, not words inside a line of copy: no longer block
+    of about its height holds its text and its box."""
+    text, r = loose(block.text), block.rect
+    for other in facts.blocks:
+        o = other.rect
+        if other is block or len(other.text) <= len(block.text) or o.h > 2 * max(r.h, 1):
+            continue
+        inside = o.x <= r.x + 1 and o.y <= r.y + 1 and o.x + o.w >= r.x + r.w - 1
+        if inside and o.y + o.h >= r.y + r.h - 1 and f" {text} " in f" {loose(other.text)} ":
+            return False
+    return True
 
 
 def check_leak(req: Requirement, facts: PageFacts) -> RequirementResult:

@@ -44,6 +44,13 @@ class Requirement(_Model):
     order: int | None = None
     checker: str = ""  # which check family reads it ("" = the one of its kind; "data": datasets)
     subject: str = ""  # an unquoted "what it shows" ("a bar chart of students per month")
+    #: the sentence punctuation the brief put inside the quotes and the label drops (“Contact.”)
+    punct: str = ""
+    #: the period inside the quotes ends the brief's sentence, not the copy: a title
+    #: (“Closing Circle & Take-Home Guide.”) or the last of a list whose other items have none
+    sentence_end: bool = False
+    #: the hex code the brief gives a colour word ("forest green (#1F5C4D)"), when it does
+    hex: str = ""
 
 
 def pass_share(results: list[RequirementResult]) -> float | None:
