@@ -42,6 +42,7 @@ class StallProbe:
         from PySide6.QtCore import QTimer
 
         self.last = time.perf_counter()
+        self._last_cpu = time.thread_time()  # the loop thread's CPU at the last tick (s)
         self.stalls: list[float] = []
         self.timer = QTimer()
         self.timer.setInterval(TICK_MS)
@@ -55,7 +56,7 @@ class StallProbe:
     def tick(self) -> None:
         now = time.perf_counter()
         self.stalls.append(max(0.0, (now - self.last) * 1000 - TICK_MS))
-        self.last = now
+        self.last, self._last_cpu = now, time.thread_time()
 
 
 class Walk:
@@ -276,7 +277,7 @@ async def path(window_factory, walk: Walk, work: Path, prompt: str) -> dict:
         d for d in window.findChildren(_dock_type()) if d.objectName() == "turns-dock"
     )
     turns_dock.raise_()
-    await window.turns_panel.refresh_async()
+    await settle(window, 1.0)  # the state read the turn's version (and checked it, if stale)
     lines = window.turns_panel.requirement_lines()
     walk.shot(
         window,
@@ -290,7 +291,7 @@ async def path(window_factory, walk: Walk, work: Path, prompt: str) -> dict:
 
     window.commands["undo"].trigger()
     await settle(window, 2.0)
-    await window.turns_panel.refresh_async()
+    await settle(window, 1.0)  # a head check the undo's refresh started
     lines = window.turns_panel.requirement_lines()
     walk.shot(
         window,
@@ -299,17 +300,58 @@ async def path(window_factory, walk: Walk, work: Path, prompt: str) -> dict:
         {"last turn marked undone": any(line.startswith("undone") for line in lines)},
     )
 
+    # a plan edit moves the head past the turns: the Turns dock says "not checked at this
+    # version" until the head check has read the new version, then shows its verdicts
+    before = window.snapshot.head
+    subject = "a dark roasted coffee bean close-up on a slate board"
+    window.edit_plan("element", image, {"prompt": subject, "alt": subject})
+    await wait_for(lambda: window.snapshot.head != before, 120)
+    stale_seen = any("not checked at this version" in line
+                     for line in window.turns_panel.requirement_lines())  # fmt: skip
+    await settle(window, 1.0)
+    await settle(window, 1.0)
+    lines = window.turns_panel.requirement_lines()
+    rechecked = [
+        window.turns_panel.tree.topLevelItem(i).child(j).toolTip(1)
+        for i in range(window.turns_panel.tree.topLevelItemCount())
+        for j in range(window.turns_panel.tree.topLevelItem(i).childCount())
+    ]
+    walk.shot(
+        window,
+        "edit-after-turns",
+        {"turns": lines, "version": window.snapshot.head, "stale while checking": stale_seen},
+        {
+            "new version": window.snapshot.head != before,
+            "every live requirement checked at this version": not any(
+                "not checked at this version" in line for line in lines
+            ),
+            "re-checked by the head check": any("re-checked" in tip for tip in rechecked),
+        },
+    )
+
     window.tree.select_page()
     await asyncio.sleep(0.5)
     issues_dock = next(
         d for d in window.findChildren(_dock_type()) if d.objectName() == "issues-dock"
     )
     issues_dock.raise_()
+    crops = [
+        window.issues.list.item(i).data(257)
+        for i in range(window.issues.list.count())
+        if window.issues.list.item(i).data(257)
+    ]  # Qt.UserRole + 1: the evidence crop's path
     walk.shot(
         window,
         "page-row",
-        {"issues": window.issues.heading.text()},
-        {"page issues shown": window.issues.heading.text().startswith("the page")},
+        {
+            "issues": window.issues.heading.text(),
+            "badges": window.badges.pills["brief"].text(),
+            "evidence crops": len(crops),
+        },
+        {
+            "page issues shown": window.issues.heading.text().startswith("the page"),
+            "brief share shown": window.badges.pills["brief"].text().startswith("brief 0."),
+        },
     )
 
     window.set_device(768)
@@ -371,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", help="folder for the project (default: a temporary one)")
     parser.add_argument("--prompt-file", default=str(ROOT / "resources/demo/prompt.txt"))
     parser.add_argument("--format", choices=("png", "jpg"), default="png", help="picture format")
+    parser.add_argument("--where", action="store_true", help="sample where the loop is held")
     args = parser.parse_args(argv)
     work = Path(args.work or tempfile.mkdtemp(prefix="mmstudio-walk-"))
     os.environ.setdefault("XDG_CONFIG_HOME", str(work / "config"))  # never the user's settings
@@ -396,6 +439,13 @@ def main(argv: list[str] | None = None) -> int:
     prompt = Path(args.prompt_file).read_text(encoding="utf-8")
     probe = StallProbe()
     walk = Walk(Path(args.out), probe, args.format)
+    watchdog = None
+    if args.where:  # the loop thread's stack while it holds the loop (benchmarks/gui_stall.py)
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from gui_stall import Watchdog
+
+        watchdog = Watchdog(probe)
+        watchdog.start()
 
     async def everything() -> None:
         try:
@@ -411,9 +461,15 @@ def main(argv: list[str] | None = None) -> int:
     with loop:
         loop.run_until_complete(everything())
     summary, failed = finish(walk, probe)
+    if watchdog is not None:
+        watchdog.stop.set()
+        for place, samples in watchdog.where.most_common(15):
+            print(f"  loop held at {place}: {samples * 10} ms sampled")
     print(
         f"{len(walk.steps)} steps, {len(failed)} failed; longest stall "
-        f"{summary['longest_stall_ms']} ms ({summary['stalls_over_100ms']} over 100 ms); "
+        f"{summary['longest_stall_ms']} ms ({summary['stalls_over_100ms']} over 100 ms; median "
+        f"of the steps' longest {summary['median_step_longest_stall_ms']} ms, p99 "
+        f"{summary['p99_stall_ms']} ms); "
         f"pictures in {walk.out}"
     )
     return 1 if failed else 0
@@ -430,9 +486,20 @@ def finish(walk: Walk, probe: StallProbe) -> tuple[dict, list[str]]:
         "longest_stall_ms": round(stalls[-1], 1) if stalls else None,
         "stalls_over_100ms": sum(s > 100 for s in stalls),
         "ticks": len(stalls),
+        # the median over the steps of each step's longest stall, and the 99th percentile tick
+        "median_step_longest_stall_ms": _median(
+            [s["longest_stall_ms"] for s in walk.steps if s["longest_stall_ms"] is not None]
+        ),
+        "p99_stall_ms": round(stalls[int(0.99 * (len(stalls) - 1))], 1) if stalls else None,
     }
     (walk.out / "steps.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary, [s["name"] for s in walk.steps if not all(s["checks"].values())]
+
+
+def _median(values: list[float]) -> float | None:
+    import statistics
+
+    return round(statistics.median(values), 1) if values else None
 
 
 if __name__ == "__main__":

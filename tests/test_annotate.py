@@ -135,19 +135,23 @@ def test_turns_panel_lists_requirements_with_their_status(qtbot):
         "forgetting": [{"requirement": "t1.r1", "turn": 2, "detail": "x", "repaired": True}],
         "pass_rate": 1.0, "forgetting_rate": 0.0,
     }  # fmt: skip
-    panel = TurnsPanel(lambda: view)
+    panel = TurnsPanel()
     qtbot.addWidget(panel)
-    panel.refresh()
+    panel.show_view(view)
     assert panel.requirement_lines() == [
         "pass  t1.r1: make the title red (forgotten once)", "—  t1.r2: xyzzy",
     ]  # fmt: skip
     assert panel.summary.text() == (
         "1 turn(s) · pass rate 100% · forgetting rate 0% · 1 forgetting event(s)"
     )
-    broken = TurnsPanel(lambda: 1 / 0)
-    qtbot.addWidget(broken)
-    broken.refresh()
-    assert broken.summary.text().startswith("Cannot read the turns")
+    panel.show_view({"turns": [], "error": "database is locked"})
+    assert panel.summary.text() == "Cannot read the turns: database is locked"
+    stale = {"turns": [{"turn": 1, "text": "red", "version": "v2", "requirements": [
+        {"id": "t1.r1", "text": "red", "status": "stale", "detail": "not checked"}]}],
+        "head": "v3"}  # fmt: skip
+    panel.show_view(stale, checking=True)
+    assert panel.requirement_lines() == ["not checked at this version (checking…)  t1.r1: red"]
+    assert "1 not checked at this version" in panel.summary.text()
 
 
 @pytest.mark.app_scenario

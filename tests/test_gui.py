@@ -105,7 +105,8 @@ def test_plan_tree_shows_sections_elements_and_badges(window):
     assert item.data(1, ISSUES_ROLE) == 1
     assert window.tree._items["hero"].data(1, SCORE_ROLE) == pytest.approx(0.6)  # its weakest
     assert window.badges.pills["overall"].text() == "overall 0.75"
-    assert window.badges.pills["chart"].text() == "chart –"
+    assert window.badges.pills["chart"].text() == "chart not judged"  # nothing measured it
+    assert "not judged" in window.badges.pills["chart"].toolTip()
 
 
 def test_selecting_shows_the_element_issues(window, project):
@@ -258,9 +259,9 @@ def test_every_action_works_or_says_why_not(window, qtbot):
     assert "Needs Chromium" in window.commands["evaluate"].toolTip()
     assert "Needs Chromium" in window.issues.buttons["local"].toolTip()
     window.browser_problem = None
-    window._job_event(Job(id="job-1", kind="export", state="running"))
+    window.studio._job_event(Job(id="job-1", kind="export", state="running"))
     assert why("cancel-all") is None and why("undo") in (BUSY, "Nothing to undo: first version")
-    window._job_event(Job(id="job-1", kind="export", state="done", result=Path("x")))
+    window.studio._job_event(Job(id="job-1", kind="export", state="done", result=Path("x")))
     assert why("cancel-all") == NO_JOB
 
 
@@ -459,10 +460,14 @@ def test_a_running_job_spins_its_element_badge(window):
     from mmstudio.studio.jobs import Job
 
     item = window.tree._items["hero_image"]
-    window._job_event(Job(id="job-1", kind="refine-local", state="running", element="hero_image"))
+    window.studio._job_event(
+        Job(id="job-1", kind="refine-local", state="running", element="hero_image")
+    )
     assert item.data(1, RUNNING_ROLE) and window.tree._spinner.isActive()
     assert not window.tree._items["hero"].data(1, RUNNING_ROLE)
-    window._job_event(Job(id="job-1", kind="refine-local", state="cancelled", element="hero_image"))
+    window.studio._job_event(
+        Job(id="job-1", kind="refine-local", state="cancelled", element="hero_image")
+    )
     assert not item.data(1, RUNNING_ROLE) and not window.tree._spinner.isActive()
 
 
@@ -552,22 +557,26 @@ def test_open_site_folder_after_a_project_shows_its_results(window, project, tmp
     (site / "index.html").write_text("<html><body><h1>Other</h1></body></html>")
     window.tree.clear()
     assert window.tree._items == {}
-    window._job_event(Job(id="job-3", kind="refine-local", state="running", element="hero_image"))
-    window._job_event(Job(id="job-3", kind="refine-local", state="cancelled", element="hero_image"))
+    window.studio._job_event(
+        Job(id="job-3", kind="refine-local", state="running", element="hero_image")
+    )
+    window.studio._job_event(
+        Job(id="job-3", kind="refine-local", state="cancelled", element="hero_image")
+    )
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(window.session.jobs, "submit", lambda *a, **k: Job(id="j", kind="evaluate"))
         assert window.open_site(site)
     report = Report(scores=Scores(image=0.4, layout=1.0).with_overall(),
                     elements=[ElementScore(id="pic", kind="image", score=0.4)])  # fmt: skip
-    window._job_event(Job(id="job-4", kind="evaluate", state="running", element=None))
-    window._job_event(Job(id="job-4", kind="evaluate", state="done", result=report))
+    window.studio._job_event(Job(id="job-4", kind="evaluate", state="running", element=None))
+    window.studio._job_event(Job(id="job-4", kind="evaluate", state="done", result=report))
     assert window.tree._items["pic"].data(1, SCORE_ROLE) == pytest.approx(0.4)
     assert window.badges.pills["overall"].text() == "overall 0.70"
 
 
 def test_turns_show_the_status_at_the_current_version():
     """Finding 5: a verdict recorded at another version is not shown as today's pass."""
-    from mmstudio.gui.turns_panel import at_head
+    from mmstudio.studio.head_check import statuses_at_head as at_head
 
     view = {"turns": [
         {"turn": 1, "text": "darker hero", "version": "v2", "requirements": [
@@ -586,7 +595,7 @@ def test_turns_show_the_status_at_the_current_version():
     assert [r["status"] for t in at_v2["turns"] for r in t["requirements"]] == ["pass", "undone"]
     at_v4 = at_head(view, "v4", parents, finals)  # a refine after turn 1, never checked
     assert [r["status"] for t in at_v4["turns"] for r in t["requirements"]] == ["stale", "undone"]
-    assert "not checked at the current version v4" in at_v4["turns"][0]["requirements"][0]["detail"]
+    assert "not checked at this version (v4)" in at_v4["turns"][0]["requirements"][0]["detail"]
 
 
 def test_turns_panel_marks_statuses_after_undo(window, qtbot):
@@ -604,11 +613,9 @@ def test_turns_panel_marks_statuses_after_undo(window, qtbot):
     ledger.add_turn(record, [Requirement(id="t1.r1", turn=1, text="say hello there", op="text")])
     ledger.add_verdicts([Verdict("t1.r1", True, "found")], 1, second, "final")
     window.refresh()
-    window.turns_panel.refresh()
     assert window.turns_panel.requirement_lines() == ["pass  t1.r1: say hello there"]
     project.undo()
     window.refresh()
-    window.turns_panel.refresh()
     assert window.turns_panel.requirement_lines() == ["undone  t1.r1: say hello there"]
 
 
@@ -904,8 +911,8 @@ def test_editing_an_image_subject_in_the_tree_regenerates_it_and_the_preview_sho
         assert job.element == "hero_image"
         done = await window.session.jobs.wait(job.id)
         assert done.state == "done", done.error
-        if window._refreshing is not None:
-            await window._refreshing
+        if window.studio._reading is not None:  # the refresh the job's end started
+            await window.studio._reading
         return done
 
     done = asyncio.run(drive())
@@ -949,3 +956,101 @@ def test_a_section_moves_up_or_down_from_its_menu(qtbot):
     assert list(second) == ["Edit title…", "Move up"]
     second["Move up"]()
     assert asked == [("order", "numbers", {"order": ["numbers", "intro"]})]
+
+
+# -- issue 19: one evented state, statuses and evidence at the head ---------------------------
+def test_every_panel_shows_the_head_the_state_read(window, project):
+    """One read per refresh: after the head moves, the status line, the badges, the plan tree,
+    the plot's versions and the Turns dock all describe the new version."""
+    project.write_report(
+        Report(scores=Scores(image=0.3, layout=0.9).with_overall(),
+               elements=[ElementScore(id="hero_image", kind="image", score=0.3)])
+    )  # fmt: skip
+    version = project.commit("a worse picture")
+    seen: list = []
+    window.studio.subscribe(lambda state, change: seen.append(change.topics))
+    window.refresh()
+    assert len(seen) == 1 and {"head", "report", "versions"} <= seen[0]
+    assert window.status.text().endswith(f"version {version.id}")
+    assert window.snapshot.head == version.id and window.report.scores.image == 0.3
+    assert window.badges.pills["image"].text() == "image 0.30"
+    assert window.tree._items["hero_image"].data(1, SCORE_ROLE) == pytest.approx(0.3)
+    assert window.issues.plot._count == 2
+    window.refresh()  # nothing changed: nothing is redrawn
+    assert seen[-1] == frozenset()
+
+
+def test_a_failing_requirement_shows_its_brief_words_and_evidence_crop(window, project):
+    """Finding 7 and the prompt-grounded evaluation: the issue of a failed requirement quotes
+    the brief and shows the crop the head check cut around its element (never the full-page
+    screenshot decoded on the GUI thread)."""
+    import json
+
+    from mmstudio.report import RequirementResult, Span
+    from mmstudio.studio.head_check import HeadCheck, check_dir
+
+    words = "a hero photo of roasted beans"
+    report = Report(
+        scores=Scores(image=0.6, layout=0.9).with_overall(),
+        elements=[ElementScore(id="hero_image", kind="image", score=0.6, issues=["q1"])],
+        requirements=[RequirementResult(id="p.r1", kind="image", key="k", text=words,
+                                        span=Span(excerpt=words), status="fail",
+                                        element="hero_image")],
+        issues=[Issue(id="q1", element="hero_image", dimension="image", level="local",
+                      source="requirement", message="the picture shows no beans",
+                      evidence={"requirement": "p.r1", "span": words})],
+        requirement_share=0.0,
+    )  # fmt: skip
+    project.write_report(report)
+    head = project.commit("the brief checked").id
+    folder = check_dir(project, head)
+    folder.mkdir(parents=True)
+    crop = folder / "crop-hero_image.png"
+    Image.new("RGB", (120, 60), "#884422").save(crop)
+    check = HeadCheck(head, crops={"hero_image": str(crop)}, boxes={"hero_image": [0, 0, 200, 100]})
+    (folder / "check.json").write_text(json.dumps(check.to_json()))
+    window.refresh()
+    window.tree.select("hero_image")
+    from PySide6.QtCore import Qt
+
+    item = window.issues.list.item(0)
+    assert f"The brief: “{words}”" in item.text()
+    assert item.data(Qt.ItemDataRole.UserRole + 1) == str(crop) and not item.icon().isNull()
+    assert window.badges.pills["brief"].text() == "brief 0.00"
+
+
+def test_the_turns_dock_rechecks_when_the_head_moves(window, qtbot):
+    """Finding 5: after a change that is not a turn (a refine, a plan edit) the turn's
+    requirement reads "not checked at this version" (and a check job starts when the loop
+    runs); once the head check has read the version, its verdict shows, marked re-checked."""
+    import json
+
+    from mmstudio.feedback import Ledger
+    from mmstudio.feedback.ledger import TurnRecord, Verdict
+    from mmstudio.feedback.requirements import Requirement
+    from mmstudio.studio.head_check import HeadCheck, check_dir
+
+    project = window.session.project
+    first = project.manifest.head
+    (project.site_dir / "index.html").write_text(PAGE.replace("Hello", "Hello there"))
+    turn = project.commit("turn 1").id
+    ledger = Ledger(project.root / "history.sqlite")
+    record = TurnRecord(1, "say hello there", "", None, None, first, turn, "offline", "")
+    ledger.add_turn(record, [Requirement(id="t1.r1", turn=1, text="say hello there", op="text")])
+    ledger.add_verdicts([Verdict("t1.r1", True, "found")], 1, turn, "final")
+    (project.site_dir / "index.html").write_text(PAGE.replace("Hello", "Hi"))
+    refined = project.commit("a refine").id
+    window.refresh()
+    assert window.turns_panel.requirement_lines() == [
+        "not checked at this version  t1.r1: say hello there"
+    ]
+    assert "1 not checked at this version" in window.turns_panel.summary.text()
+    assert window.studio.view.wants_check
+    folder = check_dir(project, refined)
+    folder.mkdir(parents=True)
+    check = HeadCheck(refined, verdicts={"t1.r1": {"passed": False, "detail": "no 'hello there'"}})
+    (folder / "check.json").write_text(json.dumps(check.to_json()))
+    window.refresh()
+    assert window.turns_panel.requirement_lines() == ["FAIL  t1.r1: say hello there"]
+    row = window.turns_panel.tree.topLevelItem(0).child(0)
+    assert row.toolTip(1).startswith("re-checked at this version")

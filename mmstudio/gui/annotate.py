@@ -10,7 +10,9 @@ the turn as a ``feedback`` job through :class:`~mmstudio.studio.feedback.Feedbac
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 import time
 from pathlib import Path
 
@@ -34,6 +36,7 @@ from PySide6.QtWidgets import (
 from mmstudio.feedback import Annotation, save
 from mmstudio.feedback.compose import mark_line
 from mmstudio.feedback.requirements import TONES
+from mmstudio.gui import bridge
 from mmstudio.gui.annotate_canvas import TOOLS, Canvas, wireframe
 
 log = logging.getLogger(__name__)
@@ -226,10 +229,33 @@ class AnnotateDialog(QDialog):
         return save(self.canvas.annotation, self.folder / f"{stem}.json"), png
 
     def send(self) -> None:
-        _, png = self.save()
+        """Save the marks (the PNG is encoded in a worker thread: a full-page picture takes
+        100–200 ms) and then emit ``send_requested(text, annotation, png)``."""
         self.send_button.setEnabled(False)
         self.state.setText("Sending the turn…")
-        self.send_requested.emit(self.instruction.text(), self.canvas.annotation, png)
+        stem = f"turn-{time.strftime('%Y%m%d-%H%M%S')}-{int(time.time() * 1000) % 1000:03d}"
+        png = self.folder / f"{stem}.png"
+        picture = self.canvas.flatten()  # painted here; a QImage may be saved in any thread
+        annotation, text = self.canvas.annotation, self.instruction.text()
+        annotation.png = png.name
+        bridge.install()
+
+        def write() -> None:
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                picture.save(str(png))
+                save(annotation, self.folder / f"{stem}.json")
+            except OSError as exc:
+                error = exc
+                bridge.call_soon(self, lambda d: d._not_sent(error))
+                return
+            bridge.call_soon(self, lambda d: d.send_requested.emit(text, annotation, png))
+
+        threading.Thread(target=write, name="annotation-save", daemon=True).start()
+
+    def _not_sent(self, exc: OSError) -> None:
+        self.send_button.setEnabled(True)
+        self.state.setText(f"Not sent: the marks could not be saved ({exc})")
 
     def show_job(self, job) -> None:
         """Progress of the turn's job; when done, its requirements with their verdicts."""
@@ -289,25 +315,34 @@ def open_annotator(window, sketch: bool = False):
     async def capture(ctx):
         ctx.progress(0.2, "taking a screenshot of the page")
         out = project.renders_dir / "annotate"
-        return await default_render(project.site_dir, width, out)
+        render = await default_render(project.site_dir, width, out)
+        pictures[render.screenshot] = await asyncio.to_thread(QImage, render.screenshot)
+        return render
+
+    pictures: dict[str, QImage] = {}  # decoded off the GUI thread (a full page: 50–150 ms)
 
     def opened(job) -> None:
         if job.id != capture_job.id:
             return
         window.job_finished.disconnect(opened)
         if job.state == "done":
-            _open_editor(window, job.result, width, sketch)
+            _open_editor(window, job.result, width, sketch, pictures.pop(job.result.screenshot))
 
     capture_job = window.session.jobs.submit("annotate-capture", capture, slot="annotate")
     window.job_finished.connect(opened)
     return capture_job
 
 
-def _open_editor(window, render, width: int, sketch: bool) -> AnnotateDialog:
+def _open_editor(
+    window, render, width: int, sketch: bool, picture: QImage | None = None
+) -> AnnotateDialog:
     from mmstudio.feedback import page_elements
 
     elements = page_elements(render)
-    background = wireframe(width, elements) if sketch else QImage(render.screenshot)
+    if sketch:
+        background = wireframe(width, elements)
+    else:
+        background = picture if picture is not None else QImage(render.screenshot)
     annotation = Annotation(device_width=width, viewport=(width, 800), sketch=sketch)
     folder = window.session.project.root / "annotations"
     window.annotator = AnnotateDialog(background, elements, annotation, folder, window)
@@ -331,12 +366,7 @@ def _send(window, text: str, annotation: Annotation, png: Path):
         if update.state in ("done", "failed", "cancelled"):
             window.job_finished.disconnect(follow)
             unsubscribe()
-        if update.state == "done":
-            window.refresh()
-            window.preview.reload()
-            panel = getattr(window, "turns_panel", None)
-            if panel is not None:
-                panel.refresh()
+        if update.state == "done":  # the window's state reads the new head itself
             _recapture(window, dialog)
 
     def progress(update) -> None:
@@ -362,14 +392,16 @@ def _recapture(window, dialog: AnnotateDialog):
 
     async def capture(ctx):
         ctx.progress(0.2, "taking a screenshot of the page")
-        return await default_render(project.site_dir, width, project.renders_dir / "annotate")
+        render = await default_render(project.site_dir, width, project.renders_dir / "annotate")
+        return render, await asyncio.to_thread(QImage, render.screenshot)
 
     def captured(job) -> None:
         if job.id != capture_job.id:
             return
         window.job_finished.disconnect(captured)
         if job.state == "done" and window.annotator is dialog:
-            dialog.show_page(QImage(job.result.screenshot), page_elements(job.result))
+            render, picture = job.result
+            dialog.show_page(picture, page_elements(render))
             dialog.state.setText(dialog.state.text().replace(" · taking a new screenshot…", "")
                                  + " · the page as it now is")  # fmt: skip
             dialog.recaptured = True

@@ -208,11 +208,8 @@ class ProjectCommands:
         """Flag or unflag the selected element for Refine All Flagged (remembered with the
         project)."""
         if self.selected and self.session.project is not None:
-            self.session.toggle_flag(self.selected)
+            self.session.toggle_flag(self.selected)  # the state tells the panels
             self.save_project_state()
-            self.tree.show_flags(self.session.flagged)
-            self._show_issues()
-            self.update_actions()
 
     def refine_flagged(self) -> asyncio.Task | None:
         """One refine per flagged element at the levels its issues are routed to; the flagged

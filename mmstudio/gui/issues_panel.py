@@ -1,13 +1,19 @@
 """Right dock: the selected element's issues (level, message, evidence crop, source), the
 instruction box that changes it in the designer's words, and a plot of the page's scores across
-versions."""
+versions.
+
+Bound to the app's :class:`~mmstudio.studio.state.StudioState` (:meth:`IssuesPanel.bind_state`):
+the head's report, the selection, the flags, the versions. A failed requirement of the brief
+shows the words of the brief it was read from and an evidence crop: the small PNG the head check
+cut around the element it is about (:mod:`mmstudio.studio.head_check`, made off the GUI
+thread); the panel never decodes the full-page screenshot."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QRect, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QIcon, QImage, QPixmap
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QAction, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -87,8 +93,26 @@ class IssuesPanel(QWidget):
         self.report: Report | None = None
         self.element: str | None = None
         self.can_change = False  # a project is open (the window says)
+        self.crops: dict[str, str] = {}  # element or section id → evidence crop PNG
         self._crops: dict[tuple, QIcon] = {}
         self._describe_instruction()
+
+    def bind_state(self, state) -> None:
+        """Follow a :class:`~mmstudio.studio.state.StudioState`: its report, selection, flags
+        and evidence crops (the issues), its versions (the plot), whether a project is open
+        (the instruction box)."""
+        state.subscribe(self._state_changed)
+
+    def _state_changed(self, state, change) -> None:
+        if change.touches("project"):
+            self.set_changeable(state.project is not None)
+        if change.touches("project", "report", "selection", "flags", "evidence"):
+            check = state.view.check if state.view is not None else None
+            flagged = state.selection is not None and state.selection in state.flags
+            self.show_issues(state.report, state.selection, flagged,
+                             check.crops if check is not None else {})  # fmt: skip
+        if change.touches("project", "versions"):
+            self.plot.show_versions(state.view.versions if state.view is not None else [])
 
     def set_changeable(self, able: bool) -> None:
         """Whether the instruction box can run (a project is open, not a site folder)."""
@@ -131,11 +155,17 @@ class IssuesPanel(QWidget):
             button.setDefaultAction(actions[_ACTION_OF[key]])
 
     def show_issues(
-        self, report: Report | None, element_id: str | None, flagged: bool = False
+        self,
+        report: Report | None,
+        element_id: str | None,
+        flagged: bool = False,
+        crops: dict[str, str] | None = None,
     ) -> None:
-        """Show the issues of ``element_id`` (None: page-level issues)."""
+        """Show the issues of ``element_id`` (None: page-level issues); ``crops``: element or
+        section id → evidence crop PNG (the head check's)."""
         self.report = report
         self.element = element_id
+        self.crops = dict(crops or {})
         self._describe_instruction()
         self.list.clear()
         name = element_id or "the page"
@@ -169,44 +199,16 @@ class IssuesPanel(QWidget):
                 text += f"\n(about {issue_target(issue)})"
             item = QListWidgetItem(text)
             crop = issue.evidence.get("crop") if isinstance(issue.evidence, dict) else None
+            crop = (
+                crop
+                or self.crops.get(issue.element or "")
+                or self.crops.get(issue_target(issue) or "")
+            )
             if crop:
                 item.setIcon(self._crop(crop))
-            elif self._box(issue) is not None:
-                item.setIcon(self._screenshot_crop(report.render.screenshot, self._box(issue)))
+                item.setData(Qt.ItemDataRole.UserRole + 1, crop)
             item.setData(Qt.ItemDataRole.UserRole, issue.id)
             self.list.addItem(item)
-
-    @staticmethod
-    def _box(issue) -> tuple[int, int, int, int] | None:
-        """The page-px box the issue's evidence names (``box`` / ``rect``: x, y, w, h)."""
-        evidence = issue.evidence if isinstance(issue.evidence, dict) else {}
-        box = evidence.get("box") or evidence.get("rect")
-        try:
-            if isinstance(box, dict):
-                x, y, w, h = (box[k] for k in ("x", "y", "w", "h"))
-            else:
-                x, y, w, h = box
-            return int(x), int(y), int(w), int(h)
-        except (TypeError, KeyError, ValueError):
-            return None
-
-    def _screenshot_crop(self, screenshot: str, box: tuple[int, int, int, int]) -> QIcon:
-        """The evidence crop cut from the report's full-page screenshot."""
-        try:
-            key = (screenshot, Path(screenshot).stat().st_mtime, box)
-        except OSError:
-            return QIcon()
-        if key not in self._crops:
-            image = QImage(screenshot)
-            x, y, w, h = box
-            part = image.copy(QRect(x, y, max(1, w), max(1, h))) if not image.isNull() else image
-            pixmap = QPixmap.fromImage(part).scaled(
-                self.list.iconSize(),
-                Qt.AspectRatioMode.KeepAspectRatio,
-                Qt.TransformationMode.SmoothTransformation,
-            )
-            self._crops[key] = QIcon(pixmap)
-        return self._crops[key]
 
     def _crop(self, path: str) -> QIcon:
         """The evidence crop as a list icon, cached by path and modification time."""

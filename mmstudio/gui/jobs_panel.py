@@ -67,7 +67,9 @@ class JobsTable(QTableWidget):
         super().__init__(0, len(_COLUMNS), parent)
         self.jobs = jobs
         self.setHorizontalHeaderLabels(_COLUMNS)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # sized to the contents when a row comes or a job ends, not on every progress event
+        # (ResizeToContents measures every row at each change: tens of ms per event)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.horizontalHeader().setStretchLastSection(True)
         self.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft)
         self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -80,6 +82,32 @@ class JobsTable(QTableWidget):
         self._ticker.setInterval(TICK_MS)
         self._ticker.timeout.connect(self._tick)
         self._unsubscribe = jobs.subscribe(self.update_job)
+
+    def bind(self, state) -> None:
+        """Follow a :class:`~mmstudio.studio.state.StudioState` instead of the manager: a row
+        per job event, and the rows of the state's job list when another project is shown."""
+        self._unsubscribe()
+        self._unsubscribe = state.subscribe(self._state_changed)
+
+    def _state_changed(self, state, change) -> None:
+        if change.touches("project"):
+            self.show_jobs(list(state.job_list.values()))
+        elif change.job is not None:
+            self.update_job(change.job)
+
+    def show_jobs(self, jobs: list[Job]) -> None:
+        """Show exactly ``jobs`` (oldest first)."""
+        if list(self._rows) == [j.id for j in jobs]:
+            for job in jobs:
+                self.update_job(job)
+            return
+        self.setRowCount(0)
+        self._rows.clear()
+        ids = {j.id for j in jobs}
+        self._progress = {k: v for k, v in self._progress.items() if k in ids}
+        self._started = {k: v for k, v in self._started.items() if k in ids}
+        for job in jobs:
+            self.update_job(job)
 
     def clear_finished(self, keep: set[str] | None = None) -> None:
         """Drop the rows of finished jobs (another project was opened) except those in ``keep``
@@ -106,8 +134,23 @@ class JobsTable(QTableWidget):
         if not self._started:
             self._ticker.stop()
 
+    def _set(self, row: int, column: int, text: str, tip: str | None = None) -> bool:
+        """Set a cell's text (a new item only for a new cell); returns whether it changed."""
+        item = self.item(row, column)
+        if item is None:
+            item = QTableWidgetItem(text)
+            self.setItem(row, column, item)
+        elif item.text() == text:
+            return False
+        else:
+            item.setText(text)
+        if tip is not None:
+            item.setToolTip(tip)
+        return True
+
     def update_job(self, job: Job) -> None:
         row = self._rows.get(job.id)
+        added = row is None
         if row is None:
             row = self._rows[job.id] = self.rowCount()
             self.insertRow(row)
@@ -127,12 +170,10 @@ class JobsTable(QTableWidget):
             f"{job.elapsed_s:.1f} s",
         )
         for column, value in enumerate(values):
-            self.setItem(row, column, QTableWidgetItem(value))
+            self._set(row, column, value, state if column == 4 else None)
         active = job.state in _ACTIVE
         message = job.message if active else finished_message(job)
-        self.setItem(row, len(_COLUMNS) - 1, QTableWidgetItem(message))
-        self.item(row, len(_COLUMNS) - 1).setToolTip(message)
-        self.item(row, 4).setToolTip(state)
+        self._set(row, len(_COLUMNS) - 1, message, message)
         shown = self._progress.get(job.id, 0)
         percent = 100 if job.state == "done" else max(shown, int(job.progress * 100))
         self._progress[job.id] = percent
@@ -146,8 +187,12 @@ class JobsTable(QTableWidget):
         else:
             self._started.pop(job.id, None)
         cancel = self.cellWidget(row, _CANCEL)
-        cancel.setEnabled(active)
-        cancel.setToolTip("Cancel this job" if active else f"This job is {job.state}")
+        if cancel.isEnabled() != active:
+            cancel.setEnabled(active)
+            cancel.setToolTip("Cancel this job" if active else f"This job is {job.state}")
+        if added or not active:
+            for column in range(len(_COLUMNS) - 1):
+                self.resizeColumnToContents(column)
 
     def closeEvent(self, event) -> None:
         self._unsubscribe()

@@ -1,6 +1,9 @@
 """The main window: live preview beside the plan tree with score badges, the selected element's
 issues, the jobs and log, and the menus of a design session. Every action is a job on the
-session's JobManager; widgets only show what the jobs report.
+session's JobManager; every panel binds to the session's
+:class:`~mmstudio.studio.state.StudioState` (project, head, report, statuses at the head,
+selection, flags, device, jobs) and redraws on its changes — after an operation finished, the
+state reads the head once and every panel shows that one version.
 
 Failures never open a modal dialog: expected ones (a job failed, the project is locked by another
 process, a folder is not a project, the page could not be rendered) and unexpected exceptions
@@ -43,14 +46,14 @@ from mmstudio.gui.notify import NotificationArea
 from mmstudio.gui.outcomes import JobOutcomes
 from mmstudio.gui.plan_tree import BadgeBar, PlanTree
 from mmstudio.gui.preview import DEVICES, Preview
-from mmstudio.gui.snapshot import ProjectSnapshot, read_snapshot
-from mmstudio.gui.turns_panel import for_window as turns_panel_for
+from mmstudio.gui.turns_panel import TurnsPanel
 from mmstudio.gui.welcome import Welcome
 from mmstudio.project import ProjectError
 from mmstudio.report import Report
 from mmstudio.studio.jobs import Job
 from mmstudio.studio.plan_edit import PlanEditService
 from mmstudio.studio.session import Session
+from mmstudio.studio.state import Change, HeadView, StudioState, read_head
 
 log = logging.getLogger(__name__)
 _ACTIVE = ("queued", "running")
@@ -80,20 +83,15 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
     def __init__(self, session: Session | None = None) -> None:
         super().__init__()
         self.session = session or Session()
-        self.site_only: Path | None = None  # a site folder opened for evaluation only
-        self.report: Report | None = None
-        self.selected: str | None = None
-        self.snapshot: ProjectSnapshot | None = None
+        self.studio: StudioState = self.session.state
         self.browser_problem: str | None = None
         self._job_states: dict[str, str] = {}
-        self._job_elements: dict[str, str] = {}  # active job key → the element it works on
         self._shown_root: Path | None = None  # the project the panels show
+        self._preview_head: str | None = None  # the version the preview shows
+        self._routed: dict[tuple, list] = {}  # (report id, level, element) → routed issues
         self.proposed_folders: set[Path] = set()  # New from Prompt's folders in this session
         self.instructed: dict[str, str | None] = {}  # instruction job id → its element
-        self._refreshing: asyncio.Task | None = None
-        self._turns_refresh: asyncio.Task | None = None  # the Turns panel's latest read
         self.dialog: QDialog | None = None  # the open New / Settings / History dialog
-        self.device_width = 1280
         self.setWindowTitle("MM Studio")
         self.setWindowIcon(app_icon())
         self.resize(1680, 1000)
@@ -109,7 +107,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.status = QLabel("Open a project or start a new one from a prompt")
         self.statusBar().addPermanentWidget(self.status)
         self.job_finished.connect(self._job_finished)
-        self._unsubscribe = self.session.jobs.subscribe(self._job_event)
+        self._bind_panels()
         self.state = QSettings("MM Studio", "mmstudio")
         self._restore_state()
         self.welcome.show_recent(self.recent_projects())
@@ -117,9 +115,75 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         threading.Thread(target=self._check_browser, daemon=True, name="find-browser").start()
         self.update_actions()
 
+    def _bind_panels(self) -> None:
+        """Every panel follows the state; the window itself: title, status, preview, actions,
+        job outcomes."""
+        self.tree.bind(self.studio)
+        self.badges.bind(self.studio)
+        self.issues.bind_state(self.studio)
+        self.turns_panel.bind(self.studio)
+        self.jobs_panel.table.bind(self.studio)
+        self._unsubscribe = self.studio.subscribe(self._state_changed)
+
+    def _state_changed(self, state: StudioState, change: Change) -> None:
+        moved = change.job is not None and self._job_event(change.job)  # not progress only
+        if change.touches("project"):
+            self._project_changed()
+        if change.touches("selection"):
+            self.preview.highlight(state.selection) if state.selection else None
+        if change.touches("head", "project") and state.view is not None:
+            head = state.view.head
+            if self._preview_head is not None and head != self._preview_head:
+                self.preview.reload()  # the head moved: the preview shows it
+            self._preview_head = head
+        if state.view is not None and change.touches("head", "versions", "project"):
+            self.status.setText(f"{state.view.root} · version {state.view.head}")
+        if moved or change.touches("project", "head", "report", "selection", "flags", "versions"):
+            self.update_actions()
+
+    def _project_changed(self) -> None:
+        """The state shows another project (or a site folder, or nothing)."""
+        project = self.studio.project
+        if project is None:
+            self._preview_head = None
+            if self.watcher.files():
+                self.watcher.removePaths(self.watcher.files())
+            return
+        if self._shown_root == project.root:
+            return
+        self._shown_root = project.root
+        if self.watcher.files():
+            self.watcher.removePaths(self.watcher.files())
+        self.watcher.addPath(str(project.root / "mmstudio.json"))
+        self.setWindowTitle(f"MM Studio — {project.manifest.title}")
+        self._remember(project.root)
+        self.pages.setCurrentWidget(self.page_view)
+        self._restore_project_state(project.root)
+        self._preview_head = None
+        self.preview.show_site(project.site_dir)
+
+    # compatibility accessors: what the state holds
+    @property
+    def site_only(self) -> Path | None:
+        """The site folder opened for evaluation only (None: a project, or nothing)."""
+        return self.studio.site_only
+
+    @property
+    def report(self) -> Report | None:
+        return self.studio.report
+
+    @property
+    def selected(self) -> str | None:
+        return self.studio.selection
+
+    @property
+    def snapshot(self) -> HeadView | None:
+        """What the panels show of the open project's head (None until it is read)."""
+        return self.studio.view if self.session.project is not None else None
+
     def _build_centre(self) -> None:
         self.preview = Preview(self)
-        self.preview.element_clicked.connect(self._preview_clicked)
+        self.preview.element_clicked.connect(lambda item_id: self.studio.select(item_id))
         self.notifications = NotificationArea(self)
         self.badges = BadgeBar(self)
         self.page_view = QWidget(self)
@@ -141,8 +205,6 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
     def _build_docks(self) -> None:
         self.tree = PlanTree(self)
         self.tree.setMinimumWidth(320)
-        self.tree.element_selected.connect(self._tree_selected)
-        self.tree.page_selected.connect(lambda: self._tree_selected(None))
         self.tree.edit_requested.connect(self.edit_plan)
         self.issues = IssuesPanel(self)
         self.issues.setMinimumWidth(300)
@@ -151,7 +213,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self._dock("Plan", self.tree, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._dock("Issues", self.issues, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Jobs", self.jobs_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.turns_panel = turns_panel_for(self)
+        self.turns_panel = TurnsPanel(self)
         self._dock("Turns", self.turns_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(
             self.findChild(QDockWidget, "issues-dock"), self.findChild(QDockWidget, "turns-dock")
@@ -237,7 +299,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         checked; remembered for the open project (``remember``)."""
         if width in self.device_actions:
             self.device_actions[width].setChecked(True)
-        self.device_width = width
+        self.studio.set_device(width)
         self.preview.set_device_width(width)
         project = self.session.project
         if remember and project is not None:
@@ -249,19 +311,22 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         return action
 
     # -- what works now ----------------------------------------------------------------------
+    @property
+    def device_width(self) -> int:
+        return self.studio.device
+
     def ui_state(self) -> rules.UiState:
         """The state the action rules look at."""
-        snap = self.snapshot if self.session.project is not None else None
-        active = [k for k, s in self._job_states.items() if s in _ACTIVE]
-        element = bool(snap and self.selected and self.selected in snap.element_ids)
+        snap = self.snapshot
+        active = self.studio.active_jobs
         return rules.UiState(
             has_project=self.session.project is not None,
             site_only=self.site_only is not None,
             selected=self.selected,
-            selected_is_element=element,
+            selected_is_element=self.studio.selected_is_element,
             flagged=len(self.session.flagged),
             running_jobs=len(active),
-            generating=any(k.endswith(":generate") for k in active),
+            generating=any(j.kind == "generate" for j in active),
             can_undo=bool(snap and snap.can_undo),
             can_redo=bool(snap and snap.can_redo),
             browser_problem=self.browser_problem,
@@ -286,7 +351,11 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
             if not action.isEnabled():
                 continue
             element = None if level == "global" else self.selected
-            issues = routed(self.report, level, element)
+            key = (id(self.report), level, element)
+            if key not in self._routed:  # routing is pure: once per report, level and element
+                self._routed = {k: v for k, v in self._routed.items() if k[0] == key[0]}
+                self._routed[key] = routed(self.report, level, element)
+            issues = self._routed[key]
             what = element or "the page"
             if issues:
                 tip = f"fix {len(issues)} {level} issue(s) of {what}: {_LEVEL_WORDS[level]}"
@@ -349,10 +418,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
     def _restore_project_state(self, root: Path) -> None:
         flags = self.state.value(self._project_key(root, "flags")) or []
         flags = [flags] if isinstance(flags, str) else list(flags)
-        known = self.snapshot.element_ids if self.snapshot else set()
-        if self.snapshot is not None:
-            known |= {s.id for s in self.snapshot.plan.sections}
-        self.session.flagged.update(f for f in flags if f in known)
+        self.studio.set_flags(flags)  # ids the head does not know go when it is read
         device = self.state.value(self._project_key(root, "device"))
         if device is not None and int(device) in self.device_actions:
             self.set_device(int(device), remember=False)
@@ -392,45 +458,42 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
     def open_project(self, root: Path) -> bool:
         """Show the project at ``root``; a folder that cannot be opened gets a notice, nothing
         else (it stays in the recent list — a lock held by another process passes — unless the
-        folder is gone). Returns whether it opened."""
+        folder is gone). Its head is read off the GUI thread (when the loop runs) and shown
+        by every panel at once. Returns whether it opened."""
         self.save_project_state()
         try:
-            project = self.session.open(root)
-            snapshot = read_snapshot(project)
+            project = self.session.open(root)  # the state now shows it (title, preview)
         except ProjectError as exc:
             self.notify("error", f"Cannot open the project: {exc}")
             if str(root) in self.recent_projects() and not Path(root).is_dir():
                 self._remember(root, keep=False)
             return False
-        self._present(project, snapshot)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop runs (a test driving the window): read it now
+            try:
+                self.studio.apply(read_head(project))
+            except ProjectError as exc:
+                self._unreadable(exc)
+                return False
+            return True
+        self._spawn(self._read_head())
         return True
 
-    async def _open_generated(self, project, job_id: str | None = None) -> None:
-        """Show a project a generate job (``job_id``) just made (the session already has it
-        open), its files read off the GUI thread."""
-        snapshot = await asyncio.to_thread(read_snapshot, project)
-        if self.session.project is project:
-            self._present(project, snapshot, keep_job=job_id)
-            self.notify("info", f"{project.root.name} is ready")
+    async def _read_head(self) -> None:
+        try:
+            await self.studio.reload()
+        except ProjectError as exc:
+            self._unreadable(exc)
 
-    def _present(self, project, snapshot: ProjectSnapshot, keep_job: str | None = None) -> None:
-        changed = self._shown_root != project.root
-        self.site_only = None
-        self.selected = None
-        if changed:  # the previous project's jobs go (not the one that made this project)
-            self.jobs_panel.table.clear_finished(keep={keep_job} if keep_job else set())
-            self._shown_root = project.root
-        if self.watcher.files():
-            self.watcher.removePaths(self.watcher.files())
-        self.watcher.addPath(str(project.root / "mmstudio.json"))
-        self.setWindowTitle(f"MM Studio — {project.manifest.title}")
-        self._remember(project.root)
-        self.pages.setCurrentWidget(self.page_view)
-        self.snapshot = snapshot
-        if changed:
-            self._restore_project_state(project.root)
-        self._show(snapshot)
-        self.preview.show_site(project.site_dir)
+    def _unreadable(self, exc: ProjectError) -> None:
+        """The project opened but its plan or report cannot be read: say so, and close it."""
+        self.notify("error", f"Cannot open the project: {exc}")
+        self.session.close()
+        self._shown_root = None
+        self.preview.show_site(None)
+        self.setWindowTitle("MM Studio")
+        self.update_actions()
 
     def open_site(self, folder: Path) -> bool:
         """Preview someone else's site folder and evaluate it (nothing is written into it);
@@ -442,18 +505,11 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
             return False
         self.save_project_state()
         self.session.close()  # cancels the project's jobs, lets go of its writer lock
-        self.jobs_panel.table.clear_finished()
         self._shown_root = None
-        self.site_only = folder
-        self.snapshot, self.report, self.selected = None, None, None
+        self.studio.set_site(folder)
         self.setWindowTitle(f"MM Studio — {folder}")
         self.pages.setCurrentWidget(self.page_view)
         self.preview.show_site(site_dir, page)
-        self.tree.clear()
-        self.badges.show_report(None)
-        self.issues.show_issues(None, None)
-        self.issues.plot.show_versions([])  # a site folder has no versions
-        self.turns_panel.show_view({"turns": []})
         self.status.setText(f"{folder} · site folder (evaluated, never changed)")
         self.update_actions()
         from mmstudio.studio.evaluation import evaluate_path
@@ -467,36 +523,14 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         return True
 
     def refresh(self) -> None:
-        """Re-read plan, report and history of the open project into every panel."""
+        """Read the open project's head now, on this thread, into the state (tests)."""
         project = self.session.project
         if project is not None:
-            self._show(read_snapshot(project))
+            self.studio.apply(read_head(project))
 
     async def refresh_async(self) -> None:
-        """:meth:`refresh` with the files and the history database read off the GUI thread."""
-        project = self.session.project
-        if project is None:
-            return
-        snapshot = await asyncio.to_thread(read_snapshot, project)
-        if self.session.project is project:
-            self._show(snapshot)
-
-    def _show(self, snapshot: ProjectSnapshot) -> None:
-        self.snapshot, self.report = snapshot, snapshot.report
-        self.tree.show_plan(snapshot.plan, snapshot.report)
-        self.badges.show_report(snapshot.report)
-        self._show_issues()
-        self.tree.show_flags(self.session.flagged)
-        self.issues.plot.show_versions(snapshot.versions)
-        self.status.setText(f"{snapshot.root} · version {snapshot.head}")
-        if self._turns_refresh is not None:
-            self._turns_refresh.cancel()  # the latest read wins
-        self._turns_refresh = self._spawn(self.turns_panel.refresh_async())
-        self.update_actions()
-
-    def _show_issues(self) -> None:
-        flagged = self.selected is not None and self.selected in self.session.flagged
-        self.issues.show_issues(self.report, self.selected, flagged)
+        """Read the open project's head off the GUI thread into the state."""
+        await self.studio.reload()
 
     def _choose_project(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open MM Studio project")
@@ -510,17 +544,14 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
 
     def _manifest_changed(self, path: str) -> None:
         # commits replace mmstudio.json atomically: watch the new file and follow the head
+        # (another process's commit; this process's operations refresh when they finish)
         if Path(path).exists() and path not in self.watcher.files():
             self.watcher.addPath(path)
         QTimer.singleShot(200, self._reload_project)
 
     def _reload_project(self) -> None:
-        if self.session.project is None:
-            return
-        if self._refreshing is not None:
-            self._refreshing.cancel()  # the latest read wins
-        self._refreshing = self._spawn(self.refresh_async())
-        self.preview.reload()
+        if self.session.project is not None:
+            self.studio.reload_soon()
 
     def _spawn(self, coro) -> asyncio.Task | None:
         """Run ``coro`` on the running loop (errors become notices); without a running loop
@@ -546,15 +577,9 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
             self.report_exception(task.exception())  # type: ignore[arg-type]
 
     # -- selection ---------------------------------------------------------------------------
-    def _preview_clicked(self, item_id: str) -> None:
-        self.tree.select(item_id)
-
     def _tree_selected(self, item_id: str | None) -> None:
-        """Show the issues of the element or section ``item_id`` (None: the page's own)."""
-        self.selected = item_id
-        self.preview.highlight(item_id)
-        self._show_issues()
-        self.update_actions()
+        """Select the element or section ``item_id`` (None: the page's own issues)."""
+        self.studio.select(item_id)
 
     def edit_plan(self, what: str, item_id: str, changes: dict) -> Job | None:
         """Run a plan edit from the tree as a job (:mod:`mmstudio.studio.plan_edit`): ``what``
@@ -581,10 +606,8 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         if self.watcher.files():
             self.watcher.removePaths(self.watcher.files())
         self._unsubscribe()
-        for task in (self._refreshing, self._turns_refresh):
-            if task is not None:
-                task.cancel()
         self.session.close()
+        self.studio.close()
         self.jobs_panel.detach()
         super().closeEvent(event)
         self.preview.release()

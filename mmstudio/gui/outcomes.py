@@ -40,20 +40,17 @@ class JobOutcomes:
         log.error("unexpected error\n%s", text.rstrip())
         return self.notify("error", f"Unexpected error: {exc or type(exc).__name__}", text)
 
-    def _job_event(self, job: Job) -> None:
+    def _job_event(self, job: Job) -> bool:
+        """A job event the state passed on: a finished job's outcome is told. Returns whether
+        the job's state changed (False: progress only)."""
         key = f"{job.id}:{job.kind}"
         if self._job_states.get(key) == job.state:
-            return  # progress only
+            return False
         self._job_states[key] = job.state
-        if job.state in _ACTIVE and job.element:
-            self._job_elements[key] = job.element
-        else:
-            self._job_elements.pop(key, None)
-        self.tree.show_running(set(self._job_elements.values()))
         if job.state not in _ACTIVE:
             del self._job_states[key]
             self.job_finished.emit(job)
-        self.update_actions()
+        return True
 
     def _job_finished(self, job: Job) -> None:
         if job.state == "failed":
@@ -61,22 +58,22 @@ class JobOutcomes:
         if job.state != "done":
             self.instructed.pop(job.id, None)
             return
+        # the panels follow the state, which reads the head again after each of these jobs
         if job.kind == "generate":
-            self._spawn(self._open_generated(job.result, job.id))
+            self.notify("info", f"{job.result.root.name} is ready")
         elif job.kind == "evaluate":
             self._evaluated(job.result)
-        elif job.kind in ("restore", "undo", "redo") or job.kind.startswith("refine"):
-            self._reload_project()
         elif job.kind == "feedback":
-            self._reload_project()  # a turn may change the plan too (chart type, titles)
             if job.id in self.instructed:
                 self._instructed(job)
         elif job.kind == "export":
             self.notify("info", f"Exported to {job.result}")
         elif job.kind.startswith("edit-"):  # a plan edit from the tree: its version
-            self._reload_project()
             version = job.result
             self.notify("info", f"{version.summary}: version {version.id}")
+        elif job.kind == "check" and job.result is not None and job.result.error:
+            self.notify("warning", f"The current version could not be checked: "
+                        f"{job.result.error}")  # fmt: skip
 
     def _instructed(self, job: Job) -> None:
         """Say what the designer's instruction did (its turn's version and what still fails)."""
@@ -105,10 +102,4 @@ class JobOutcomes:
         if report.failed:
             kept = "" if self.site_only else " (the previous scores are kept)"
             self.notify("error", f"The page could not be rendered: {report.failed}{kept}")
-        if self.site_only is not None:
-            self.report = report
-            self.tree.show_report_elements(report)
-            self.badges.show_report(report)
-            self._show_issues()
-        else:
-            self._reload_project()
+        # the state shows a site folder's report, and reads a project's head again

@@ -181,6 +181,31 @@ class PlanTree(QTreeWidget):
         self.customContextMenuRequested.connect(self._context_menu)
         self.itemDoubleClicked.connect(lambda item, _column: self._double_clicked(item))
 
+    def bind(self, state) -> None:
+        """Follow a :class:`~mmstudio.studio.state.StudioState`: the plan and badges of its
+        head (or a site folder's evaluated elements), its flags, its selection and the
+        elements its jobs work on; picking a row selects it in the state."""
+        self.element_selected.connect(state.select)
+        self.page_selected.connect(lambda: state.select(None))
+        state.subscribe(self._state_changed)
+
+    def _state_changed(self, state, change) -> None:
+        if change.touches("project", "plan", "report"):
+            if state.view is not None:
+                self.show_plan(state.view.plan, state.view.report)
+            elif state.site_only is not None and state.report is not None:
+                self.show_report_elements(state.report)
+            else:
+                self.clear()
+        if change.touches("project", "plan", "report", "flags"):
+            self.show_flags(state.flags)
+        if change.touches("jobs", "project", "plan", "report"):
+            running = state.running_elements
+            if running != self._running or change.touches("project", "plan", "report"):
+                self.show_running(running)
+        if change.touches("selection", "plan", "report") and state.selection is not None:
+            self.select(state.selection)
+
     def clear(self) -> None:
         """Remove every row (and forget them: a deleted row is never touched again)."""
         self._items.clear()
@@ -465,13 +490,31 @@ class BadgeBar(QWidget):
         layout.addStretch(1)
         self.show_report(None)
 
+    def bind(self, state) -> None:
+        """Follow a :class:`~mmstudio.studio.state.StudioState`'s report."""
+        state.subscribe(lambda s, change: change.touches("project", "report") and
+                        self.show_report(s.report))  # fmt: skip
+
     def show_report(self, report: Report | None) -> None:
+        """The pills of ``report`` (None: not evaluated): a dimension nothing measured reads
+        "not judged", never a score."""
         scores = report.scores.model_dump() if report else {}
         scores["brief"] = report.requirement_share if report else None
         for name, pill in self.pills.items():
             value = scores.get(name)
-            pill.setText(f"{name} {'–' if value is None else format(value, '.2f')}")
-            tip = "not evaluated" if value is None else f"{name}: {value:.2f} (0–1)"
+            if value is not None:
+                pill.setText(f"{name} {value:.2f}")
+                tip = f"{name}: {value:.2f} (0–1)"
+            elif report is None:
+                pill.setText(f"{name} –")
+                tip = "not evaluated"
+            else:
+                pill.setText(f"{name} not judged")
+                tip = (
+                    f"not judged: nothing on this page was measured for {name}"
+                    if name != "brief"
+                    else "not judged: none of the brief's requirements could be checked"
+                )
             if name == "brief" and report is not None:
                 tip = _brief_tip(report)
             pill.setToolTip(tip)

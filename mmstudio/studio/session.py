@@ -37,6 +37,7 @@ from mmstudio.studio.credits import export_extras
 from mmstudio.studio.evaluation import evaluate_project
 from mmstudio.studio.jobs import Job, JobContext, JobManager
 from mmstudio.studio.refining import RefineService
+from mmstudio.studio.state import StudioState
 from mmstudio.threads import run_to_end
 
 log = logging.getLogger(__name__)
@@ -57,12 +58,14 @@ def _take_lock(project: Project) -> contextlib.ExitStack:
 
 
 class Session:
-    """The open project (None until one is opened or generated) and its jobs."""
+    """The open project (None until one is opened or generated), its jobs and the app's state
+    (:attr:`state`, a :class:`~mmstudio.studio.state.StudioState` the panels bind to: it
+    follows the open project and holds the flags)."""
 
     def __init__(self, jobs: JobManager | None = None) -> None:
         self.jobs = jobs or JobManager()
         self.project: Project | None = None
-        self.flagged: set[str] = set()
+        self.state = StudioState(self.jobs)
         self._refiner: RefineService | None = None
         self._tasks: set[asyncio.Task] = set()
         self._lock: contextlib.ExitStack | None = None  # the open project's writer lock
@@ -85,9 +88,14 @@ class Session:
         for task in list(self._tasks):
             task.cancel()
         self.project, self._refiner = None, None
-        self.flagged.clear()
+        self.state.set_project(None)
         self.jobs.bind(None)
         self._release()
+
+    @property
+    def flagged(self) -> set[str]:
+        """The flagged elements (the state's)."""
+        return self.state.flags
 
     def _set_project(self, project: Project, lock: contextlib.ExitStack | None = None) -> None:
         """Make ``project`` the open one; its lock is taken before the previous one is let go,
@@ -95,11 +103,10 @@ class Session:
         lock = lock or _take_lock(project)
         self._release()
         self._lock = lock
-        if self.project is None or self.project.root != project.root:
-            self.flagged.clear()
         self.project = project
         self.jobs.bind(Workspace.of(project).locks)  # jobs on it share the project's job locks
         self._refiner = RefineService(project, self.jobs)
+        self.state.set_project(project)  # another project's flags and selection go
 
     def _release(self) -> None:
         """Let go of the open project's writer lock once its unfinished jobs and refine tasks
@@ -185,11 +192,7 @@ class Session:
 
     def toggle_flag(self, element_id: str) -> bool:
         """Flag or unflag an element for "Refine all flagged"; returns whether it is flagged."""
-        if element_id in self.flagged:
-            self.flagged.discard(element_id)
-            return False
-        self.flagged.add(element_id)
-        return True
+        return self.state.toggle_flag(element_id)
 
     def refine(
         self, level: Level, element: str | None = None, instruction: str = ""
@@ -208,9 +211,11 @@ class Session:
         project = self._require()
         refiner = self._refiner
         assert refiner is not None
-        report = project.read_report()
 
         async def run() -> list:
+            # the report on disk now (the state's may wait for its refresh), read off the loop
+            report = await asyncio.to_thread(project.read_report)
+
             async def one(element_id: str) -> list:
                 levels = {i.level for i in (report.issues_for(element_id) if report else [])}
                 outcomes: list = []
