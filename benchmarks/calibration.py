@@ -13,7 +13,9 @@ is run. Findings are the failed requirements (kind, key, element) plus the measu
 code is ``duplicate-image``, ``text-overflow``, ``empty-section`` or ``empty-card`` (kinds
 duplicate-image, truncated, empty). A finding matches a labelled defect when the kinds agree
 (``label``, ``copy`` and ``nav`` count as one family) and the keys agree after normalising
-(casefold, punctuation and whitespace dropped; equal, or one contains the other), or, for the
+(casefold, punctuation and whitespace dropped; equal, or one contains the other; a finding's
+keys are its key, the items its evidence names, the hex of a colour word and its prompt span when
+that is short, the brief's own words for the demand), or, for the
 keyless kinds, when the element agrees (a duplicate-image finding names both pictures of its pair).
 Each defect matches at most one finding and each finding at most one defect (a maximum matching).
 
@@ -140,6 +142,9 @@ def findings_of(report: dict) -> list[dict]:
             keys += [evidence.get("suggest") or ""] if evidence.get("off") else []
             keys += [evidence.get("expected_type") or "", *(evidence.get("fields") or [])]
             keys += [evidence.get("hex") or ""]
+            # a short span is the brief's own words for the demand ("three vertical cards")
+            excerpt = (req.get("span") or {}).get("excerpt") or ""
+            keys += [excerpt] if len(excerpt) <= 60 else []
             keys += list(evidence.get("labels") or [])
             keys = [k for k in keys if k]
             out.append(

@@ -474,3 +474,29 @@ def test_a_colour_word_keeps_the_hex_the_brief_gives_it():
     )
     (req,) = [r for r in extract(brief) if r.kind == "palette" and r.role.startswith("element")]
     assert req.hex == "#1F5C4D" and "(#1F5C4D)" in req.text
+
+
+def test_a_count_is_checked_in_the_section_the_brief_describes():
+    """ "three cards" in the testimonials paragraph is met by three cards there, not by a row of
+    three anywhere; nine pooled tags are no three cards."""
+    from mmstudio.render.facts import SectionFact
+
+    brief = (
+        "Below the hero, a features section shows four feature tiles in a row.\n"
+        "The testimonials section has three cards side by side."
+    )
+    (cards,) = [r for r in extract(brief) if r.kind == "layout" and r.count == 3]
+    assert cards.label == "testimonials"
+    (tiles,) = [r for r in extract(brief) if r.kind == "layout" and r.count == 4]
+    assert tiles.label == "features"  # "below the hero" names a neighbour, not the section
+    sections = [
+        SectionFact(id="features", heading="Features", rect={"x": 0, "y": 0, "w": 1280, "h": 600}),
+        SectionFact(id="testimonials", heading="What people say",
+                    rect={"x": 0, "y": 600, "w": 1280, "h": 600}),
+    ]  # fmt: skip
+    elsewhere = [RowFact(section="features", per_row=3, total=3, width=1200, y=100)]
+    pooled = [RowFact(section="testimonials", per_row=3, total=9, width=1200, y=700)]
+    built = [RowFact(section="testimonials", per_row=3, total=3, width=1200, y=700)]
+    assert check_layout(cards, PageFacts(sections=sections, rows=elsewhere)).status == "fail"
+    assert check_layout(cards, PageFacts(sections=sections, rows=pooled)).status == "fail"
+    assert check_layout(cards, PageFacts(sections=sections, rows=built)).status == "pass"

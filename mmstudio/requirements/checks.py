@@ -452,12 +452,37 @@ def _ratio(req: Requirement, facts: PageFacts) -> RequirementResult:
 
 
 def _count(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """A row of ``count`` side by side (columns) or a group of exactly ``count`` (cards, tiles,
+    plans: nine pooled tags are no three cards) — inside the section the brief describes
+    (``label``, with its titles in ``values``) when that section is on the page."""
     n = req.count or 0
-    rows = [r for r in facts.rows if r.per_row == n or (req.role == "grid" and r.total == n)]
-    if rows:
-        return RequirementResult.of(req, "pass", f"a row of {n}", element=rows[0].section)
-    widest = max((r.per_row for r in facts.rows), default=0)
-    return RequirementResult.of(req, "fail", f"no row of {n} side by side (widest row: {widest})")
+    scope = _scope(req, facts)
+    rows = facts.rows
+    where = ""
+    if scope is not None:
+        top, bottom = scope.rect.y, scope.rect.y + scope.rect.h
+        rows = [r for r in rows if (scope.id and r.section == scope.id) or top <= r.y < bottom]
+        where = f" in the {req.label or 'section “' + _cut(scope.heading) + '”'}"
+    fits = [r for r in rows if (r.total == n if req.role == "grid" else r.per_row == n)]
+    if fits:
+        return RequirementResult.of(req, "pass", f"a row of {n}{where}", element=fits[0].section)
+    element = (scope.id or None) if scope is not None else None
+    if req.role == "grid":
+        sizes = sorted({r.total for r in rows})[:6]
+        msg = f"no group of {n} {req.key.split(' ', 1)[-1]}{where} (groups of {sizes or 0})"
+        return RequirementResult.of(req, "fail", msg, element=element)
+    widest = max((r.per_row for r in rows), default=0)
+    msg = f"no row of {n} side by side{where} (widest row: {widest})"
+    return RequirementResult.of(req, "fail", msg, element=element)
+
+
+def _scope(req: Requirement, facts: PageFacts):
+    """The page section a layout directive is about: by the section's name (``label``) and its
+    titles (``values``), or, for a section the brief does not name, by a title as its heading."""
+    if req.label:
+        return find_section(req.label, facts, req.values)
+    titles = {fold(t) for t in req.values}
+    return next((s for s in facts.sections if s.heading and fold(s.heading) in titles), None)
 
 
 def check_prohibition(req: Requirement, facts: PageFacts) -> RequirementResult:

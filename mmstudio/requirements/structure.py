@@ -70,27 +70,10 @@ def extract_sections(text: str, source: str = "prompt") -> list[Requirement]:
     ``values`` holds the quoted headings near the mention (the section may carry its own title,
     "Meet the Creative Crew" for speakers)."""
     plain = without_quotes(text)
-    context = words_pattern(vocabulary()["section_context"])
     hits: list[tuple[int, int, str]] = []
-    for name, entry in vocabulary()["sections"].items():
-        plain_hits, described = [], []
-        for m in words_pattern(entry["words"]).finditer(plain):
-            if negated(plain, m.start()):
-                continue
-            after = plain[m.end() : m.end() + 40].split()
-            after = " ".join(after[1:2] if after[:1] in (["us"], ["&"]) else after[:1])
-            before = plain[max(0, m.start() - 30) : m.start()]
-            if (
-                context.search(after)
-                or re.search(r"\b(?:an?|the)\s+$", before)
-                # "Testimonials from two students." (not "About halfway down …")
-                or (entry.get("strong") and _opens_sentence(plain, m.start()))
-            ):
-                described.append(m)
-            elif name in _ANCHORS:
-                plain_hits.append(m)
+    for name, mentions in _mentions(plain).items():
         # the mention that describes the section gives its place; a passing mention its presence
-        m = (described or plain_hits or [None])[0]
+        m = (mentions[0] or mentions[1] or [None])[0]
         if m is not None:
             hits.append((m.start(), m.end(), name))
     hits += _named_sections(plain, {name for _, _, name in hits})
@@ -109,6 +92,33 @@ def extract_sections(text: str, source: str = "prompt") -> list[Requirement]:
         )
         for rank, (start, end, name) in enumerate(hits)
     ]
+
+
+def _mentions(plain: str) -> dict[str, tuple[list[re.Match], list[re.Match]]]:
+    """Per section name: the mentions that describe a section (a section word after it, an
+    article before it, a strong word opening a sentence) and the plain mentions of header,
+    hero and footer."""
+    context = words_pattern(vocabulary()["section_context"])
+    out = {}
+    for name, entry in vocabulary()["sections"].items():
+        plain_hits, described = [], []
+        for m in words_pattern(entry["words"]).finditer(plain):
+            if negated(plain, m.start()):
+                continue
+            after = plain[m.end() : m.end() + 40].split()
+            after = " ".join(after[1:2] if after[:1] in (["us"], ["&"]) else after[:1])
+            before = plain[max(0, m.start() - 30) : m.start()]
+            if (
+                context.search(after)
+                or re.search(r"\b(?:an?|the)\s+$", before)
+                # "Testimonials from two students." (not "About halfway down …")
+                or (entry.get("strong") and _opens_sentence(plain, m.start()))
+            ):
+                described.append(m)
+            elif name in _ANCHORS:
+                plain_hits.append(m)
+        out[name] = (described, plain_hits)
+    return out
 
 
 _ANCHORS = ("header", "hero", "footer")
@@ -255,12 +265,15 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
             )
             req.ratio = [a / 12, b / 12]
             found.append(req)
+    seen: set[tuple[str, str, str]] = set()
     for m in _COLUMNS.finditer(plain):
         n = _number(m.group(1) or m.group(2))
         key = f"{n} columns"
-        if n and all(r.key != key for r in found):
-            req = _layout(key, f"A {n}-column layout", m, text, source, "minor")
-            req.count = n
+        where, titles = section_at(text, m.start())
+        if n and (key, where, *titles[:1]) not in seen:
+            seen.add((key, where, *titles[:1]))
+            req = _layout(key, f"A {n}-column layout" + _in(where), m, text, source, "minor")
+            req.count, req.label, req.values = n, where, titles
             found.append(req)
     for m in _GRID.finditer(plain):
         n, noun = _number(m.group(1)), m.group(2).lower()
@@ -268,12 +281,45 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
         if _CHARTY.search(plain[start:end]):
             continue  # "five plan tiers" of a donut chart: segments, not cards
         key = f"{n} {noun}"
-        if n >= 2 and noun != "columns" and all(r.key != key for r in found):
-            req = _layout(key, f"{n} {noun} side by side or in a grid", m, text, source, "minor")
-            req.count = n
-            req.role = "grid"
+        where, titles = section_at(text, m.start())
+        if n >= 2 and noun != "columns" and (key, where, *titles[:1]) not in seen:
+            seen.add((key, where, *titles[:1]))
+            label = f"{n} {noun} side by side or in a grid" + _in(where)
+            req = _layout(key, label, m, text, source, "minor")
+            req.count, req.role, req.label, req.values = n, "grid", where, titles
             found.append(req)
     return found
+
+
+def _in(section: str) -> str:
+    return f" in the {section}" if section else ""
+
+
+def section_at(text: str, at: int) -> tuple[str, list[str]]:
+    """The section the brief is describing at offset ``at`` — the last mention describing a
+    section in its paragraph before ``at`` (else the first after it) — and the quoted titles
+    near that mention; ``("", [])`` when the paragraph names none (the directive is
+    page-wide)."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    end = len(text) if end == -1 else end
+    paragraph = without_quotes(text[start:end])
+    hits = [(m.start(), m.end(), name) for name, (d, _) in _mentions(paragraph).items() for m in d]
+    hits += _named_sections(paragraph, set())
+    # "below the hero", "after the pricing section": a neighbour, not the section described
+    hits = [h for h in hits if not _NEIGHBOUR.search(paragraph[max(0, h[0] - 30) : h[0]])]
+    before = [h for h in hits if h[0] <= at - start]
+    after = [h for h in hits if h[0] > at - start]
+    hit = max(before) if before else (min(after) if after else None)
+    if hit is None:  # an unnamed section: its quoted titles still tell where it is
+        return "", _titles_near(text, start)[:3]
+    return hit[2], _titles_near(text, start + hit[1])
+
+
+_NEIGHBOUR = re.compile(
+    r"\b(?:below|beneath|under|after|following|above|before|than|from|into|like|of)\s+(?:the\s+)?$",
+    re.I,
+)
 
 
 def _layout(key, label, m, text, source, severity="major") -> Requirement:
