@@ -75,6 +75,25 @@ def _run(coro):
     return asyncio.run(main())
 
 
+def _run_with_models(args: argparse.Namespace, work):
+    """Run ``await work(models)`` with the model bundle of ``args.provider`` (None offline),
+    made from the flags, on one event loop and closed there; what the models spent is printed
+    on stderr (``usage: …``) — on failure with the error line (``exc.usage``)."""
+    from mmstudio.studio.bundle import usage_line, usage_summary, using_models
+
+    settings = settings_from_args(args) if args.provider == "openai" else None
+
+    async def run():
+        async with using_models(args.provider, settings) as models:
+            result = await work(models)
+            line = usage_line(usage_summary(models))
+            if line:
+                print(f"usage: {line}", file=sys.stderr)
+            return result
+
+    return _run(run())
+
+
 def _read_prompt(args: argparse.Namespace) -> str:
     if args.prompt is not None:
         return args.prompt
@@ -136,15 +155,11 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_refine(args: argparse.Namespace) -> int:
     from mmstudio.studio.refining import refine_project
 
-    outcomes = _run(
-        refine_project(
-            Path(args.project),
-            args.level,
-            args.element,
-            args.instruction or "",
-            provider=args.provider,
-            settings=settings_from_args(args) if args.provider == "openai" else None,
-        )
+    outcomes = _run_with_models(
+        args,
+        lambda models: refine_project(
+            Path(args.project), args.level, args.element, args.instruction or "", models=models
+        ),
     )
     project = Project.open(Path(args.project))
     rows = [o.as_dict() for o in outcomes]
@@ -194,12 +209,12 @@ def cmd_redo(args: argparse.Namespace) -> int:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from mmstudio.studio.evaluation import evaluate_path
 
-    judge = settings_from_args(args) if args.provider == "openai" else None
     brief = _read_prompt(args) if args.prompt is not None or args.prompt_file else None
-    report, project = _run(
-        evaluate_path(
-            Path(args.path), viewport_width=args.viewport, judge_settings=judge, brief=brief
-        )
+    report, project = _run_with_models(
+        args,
+        lambda models: evaluate_path(
+            Path(args.path), viewport_width=args.viewport, brief=brief, models=models
+        ),
     )
     if args.json:
         print(report.model_dump_json(indent=2))
@@ -212,10 +227,17 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def _report_text(report, project) -> str:
+    from mmstudio.providers.llm.judge import not_judged
+
     scores = report.scores.model_dump()
+    failed = not_judged(report.notices, {e.id: e.kind for e in report.elements})
     lines = [
         "scores: "
-        + "  ".join(f"{k} {'-' if v is None else format(v, '.2f')}" for k, v in scores.items())
+        + "  ".join(
+            f"{k} {'-' if v is None else format(v, '.2f')}"
+            + (" (measured only: not judged)" if k in failed else "")
+            for k, v in scores.items()
+        )
     ]
     for issue in sorted(
         report.issues, key=lambda i: ("critical", "major", "minor").index(i.severity)
@@ -407,16 +429,17 @@ def cmd_gui(args: argparse.Namespace) -> int:
 def cmd_feedback(args: argparse.Namespace) -> int:
     """One feedback turn. Exit 0: committed and every checked requirement passes; 3: committed,
     but some requirement still fails after the repair pass (listed as FAIL, and in the JSON's
-    ``failing`` with ``status`` "failing"); 1: nothing was committed (bad input, render failure).
+    ``failing`` with ``status`` "failing") or was not applied and does not pass (a model call
+    failed: ``unapplied``, ``status`` "not applied"); 1: nothing was committed (bad input,
+    render failure).
     Clauses the offline rules did not understand are listed ("not understood"), unchecked."""
     from mmstudio.studio.feedback import feedback_project
 
     annotations = Path(args.annotations) if args.annotations else None
-    settings = settings_from_args(args) if args.provider == "openai" else None
-    turn = feedback_project(
-        Path(args.project), args.text, annotations, provider=args.provider, settings=settings
-    )
-    result = _run(turn).as_dict()
+    result = _run_with_models(
+        args, lambda models: feedback_project(Path(args.project), args.text, annotations,
+                                              models=models)
+    ).as_dict()  # fmt: skip
     lines = [f"turn {result['turn']} ({result['route']}) → version {result['version']}"]
     lines += [f"  {m}" for m in result["marks"]]
     for verdict in result["verdicts"]:
@@ -432,8 +455,11 @@ def cmd_feedback(args: argparse.Namespace) -> int:
     if result["failing"]:
         ids = ", ".join(v["requirement"] for v in result["failing"])
         lines.append(f"committed, but {len(result['failing'])} requirement(s) still fail: {ids}")
+    elif result["unapplied"]:
+        ids = ", ".join(result["unapplied"])
+        lines.append(f"committed, but {len(result['unapplied'])} requirement(s) not applied: {ids}")
     _emit(args, result, "\n".join(lines))
-    return 3 if result["failing"] else 0
+    return 3 if result["failing"] or result["unapplied"] else 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -581,7 +607,8 @@ def _gui_args(p: argparse.ArgumentParser) -> None:
 def _feedback_args(p: argparse.ArgumentParser) -> None:
     p.epilog = (
         "exit status: 0 all checked requirements pass; 3 the version was committed but some "
-        "requirement still fails after the repair pass; 1 nothing was committed"
+        "requirement still fails after the repair pass, or was not applied; 1 nothing was "
+        "committed"
     )
     p.add_argument("project", help="project folder")
     p.add_argument("--text", required=True, help="the instruction, in words")

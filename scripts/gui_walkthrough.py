@@ -44,19 +44,22 @@ class StallProbe:
         self.last = time.perf_counter()
         self._last_cpu = time.thread_time()  # the loop thread's CPU at the last tick (s)
         self.stalls: list[float] = []
+        self.cpu: list[float] = []  # the loop thread's CPU (ms) between two ticks: our code
         self.timer = QTimer()
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self.tick)
         self.timer.start()
 
     def resume(self) -> None:
-        self.last = time.perf_counter()
+        self.last, self._last_cpu = time.perf_counter(), time.thread_time()
         self.timer.start()
 
     def tick(self) -> None:
         now = time.perf_counter()
         self.stalls.append(max(0.0, (now - self.last) * 1000 - TICK_MS))
-        self.last, self._last_cpu = now, time.thread_time()
+        cpu = time.thread_time()
+        self.cpu.append((cpu - self._last_cpu) * 1000)
+        self.last, self._last_cpu = now, cpu
 
 
 class Walk:
@@ -79,6 +82,7 @@ class Walk:
         if self.probe is not None:
             self.probe.resume()
         since = self.probe.stalls[self._seen_ticks :] if self.probe else []
+        held = self.probe.cpu[self._seen_ticks :] if self.probe else []
         self._seen_ticks += len(since)
         self.steps.append(
             {
@@ -88,12 +92,14 @@ class Walk:
                 "seen": seen,
                 "checks": checks,
                 "longest_stall_ms": round(max(since), 1) if since else None,
+                "longest_loop_cpu_ms": round(max(held), 1) if held else None,
             }
         )
         mark = "ok " if all(checks.values()) else "FAIL"
         failed = [k for k, v in checks.items() if not v]
         stall = self.steps[-1]["longest_stall_ms"]
-        line = f"{mark} {number:02d} {name} (longest stall {stall} ms)"
+        cpu = self.steps[-1]["longest_loop_cpu_ms"]
+        line = f"{mark} {number:02d} {name} (longest stall {stall} ms, loop CPU {cpu} ms)"
         print(line + (f"  failed: {failed}" if failed else ""), flush=True)
 
 
@@ -329,12 +335,30 @@ async def path(window_factory, walk: Walk, work: Path, prompt: str) -> dict:
         },
     )
 
-    window.tree.select_page()
-    await asyncio.sleep(0.5)
+    # a row with a finding: its issue with the evidence crop the head check cut around it
     issues_dock = next(
         d for d in window.findChildren(_dock_type()) if d.objectName() == "issues-dock"
     )
     issues_dock.raise_()
+    check = window.snapshot.check
+    cropped = sorted(check.crops) if check is not None else []
+    if cropped:
+        window.tree.select(cropped[0])
+        await asyncio.sleep(0.5)
+        icons = [
+            window.issues.list.item(i).data(257)
+            for i in range(window.issues.list.count())
+            if window.issues.list.item(i).data(257)
+        ]
+        walk.shot(
+            window,
+            "evidence-crop",
+            {"row": cropped[0], "issues": window.issues.heading.text(), "crops": icons},
+            {"the issue shows its crop": bool(icons)},
+        )
+
+    window.tree.select_page()
+    await asyncio.sleep(0.5)
     crops = [
         window.issues.list.item(i).data(257)
         for i in range(window.issues.list.count())
@@ -469,7 +493,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(walk.steps)} steps, {len(failed)} failed; longest stall "
         f"{summary['longest_stall_ms']} ms ({summary['stalls_over_100ms']} over 100 ms; median "
         f"of the steps' longest {summary['median_step_longest_stall_ms']} ms, p99 "
-        f"{summary['p99_stall_ms']} ms); "
+        f"{summary['p99_stall_ms']} ms); loop-thread CPU between ticks: max "
+        f"{summary['loop_cpu_max_ms']} ms, {summary['loop_cpu_over_100ms']} over 100 ms, "
+        f"{summary['loop_cpu_over_50ms']} over 50 ms; load {summary['load_average']}; "
         f"pictures in {walk.out}"
     )
     return 1 if failed else 0
@@ -491,6 +517,12 @@ def finish(walk: Walk, probe: StallProbe) -> tuple[dict, list[str]]:
             [s["longest_stall_ms"] for s in walk.steps if s["longest_stall_ms"] is not None]
         ),
         "p99_stall_ms": round(stalls[int(0.99 * (len(stalls) - 1))], 1) if stalls else None,
+        # what the loop thread itself ran between two ticks (a stall with little CPU was the
+        # thread waiting for a core on a loaded machine, not the app holding the loop)
+        "loop_cpu_max_ms": round(max(probe.cpu), 1) if probe.cpu else None,
+        "loop_cpu_over_50ms": sum(c > 50 for c in probe.cpu),
+        "loop_cpu_over_100ms": sum(c > 100 for c in probe.cpu),
+        "load_average": [round(v, 1) for v in os.getloadavg()],
     }
     (walk.out / "steps.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary, [s["name"] for s in walk.steps if not all(s["checks"].values())]

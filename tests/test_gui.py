@@ -1051,6 +1051,6 @@ def test_the_turns_dock_rechecks_when_the_head_moves(window, qtbot):
     check = HeadCheck(refined, verdicts={"t1.r1": {"passed": False, "detail": "no 'hello there'"}})
     (folder / "check.json").write_text(json.dumps(check.to_json()))
     window.refresh()
-    assert window.turns_panel.requirement_lines() == ["FAIL  t1.r1: say hello there"]
+    assert window.turns_panel.requirement_lines() == ["FAIL (re-checked)  t1.r1: say hello there"]
     row = window.turns_panel.tree.topLevelItem(0).child(0)
     assert row.toolTip(1).startswith("re-checked at this version")

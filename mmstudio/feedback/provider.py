@@ -128,11 +128,12 @@ def model_splitter(chat: ChatModel):
     return split
 
 
-def model_judge(chat: ChatModel, *, html_chars: int = HTML_CHARS) -> Judge:
-    """A :data:`~mmstudio.feedback.critic.Judge` that shows ``chat`` the screenshot and the
-    page's text blocks (and, for behaviour requirements, the page's HTML trimmed to
-    ``html_chars`` characters); requirements it does not answer stay unchecked. Behaviour
-    requirements answered with ``steps`` are decided by running them (see the module doc)."""
+def model_judge(chat: ChatModel, *, html_chars: int = HTML_CHARS, vision: bool = True) -> Judge:
+    """A :data:`~mmstudio.feedback.critic.Judge` that shows ``chat`` the screenshot (unless the
+    model lacks ``vision``) and the page's text blocks (and, for behaviour requirements, the
+    page's HTML trimmed to ``html_chars`` characters); requirements it does not answer stay
+    unchecked. Behaviour requirements answered with ``steps`` are decided by running them (see
+    the module doc)."""
 
     async def judge(requirements: list[Requirement], render) -> list[Verdict]:
         from .elements import page_elements
@@ -149,7 +150,7 @@ def model_judge(chat: ChatModel, *, html_chars: int = HTML_CHARS) -> Judge:
             schema=schema_text(JudgedList),
         )
         shot = Path(render.screenshot) if render.screenshot else None
-        images = (shot.read_bytes(),) if shot and shot.is_file() else ()
+        images = (shot.read_bytes(),) if vision and shot and shot.is_file() else ()
         reply = await structured_chat(
             chat, [Message("user", prompt, images)], JudgedList, role="judge",
             stage="feedback-judge",

@@ -39,9 +39,21 @@ class TurnResult:
         return [v for v in self.verdicts if v.passed is False]
 
     @property
+    def unapplied(self) -> list[str]:
+        """Ids of this turn's requirements that were not applied (an operation or a model call
+        failed, or nothing could apply them) and do not pass on the final page either."""
+        passed = {v.requirement for v in self.verdicts if v.passed is True}
+        ids = dict.fromkeys(line.split(":", 1)[0].split(" ", 1)[0] for line in self.not_applied)
+        return [i for i in ids if i not in passed]
+
+    @property
     def status(self) -> str:
-        """ "ok" (every checked requirement passes) or "failing" (some still fail)."""
-        return "failing" if self.failing else "ok"
+        """ "failing" (some checked requirement still fails), "not applied" (none fails, but a
+        requirement of the turn was not applied and does not pass — e.g. the model call that
+        was to apply it failed, and nothing could check it) or "ok"."""
+        if self.failing:
+            return "failing"
+        return "not applied" if self.unapplied else "ok"
 
     def as_dict(self) -> dict:
         return {
@@ -56,6 +68,7 @@ class TurnResult:
             "passed": sum(v.passed is True for v in self.verdicts),
             "failed": sum(v.passed is False for v in self.verdicts),
             "failing": [v.__dict__ for v in self.failing],
+            "unapplied": self.unapplied,
             "forgetting": self.forgetting,
             "repaired": self.repaired,
             "not_applied": self.not_applied,
@@ -72,6 +85,8 @@ class TurnResult:
             f"{len(self.requirements)} requirement(s); {passed}/{len(self.verdicts)} pass; "
             f"{len(self.forgetting)} forgetting event(s)"
         )
+        if self.unapplied:
+            summary += f"; {len(self.unapplied)} not applied"
         if self.not_understood:
             summary += f"; {len(self.not_understood)} not understood"
         return summary

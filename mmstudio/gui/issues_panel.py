@@ -63,6 +63,8 @@ class IssuesPanel(QWidget):
         self.list = QListWidget(self)
         self.list.setIconSize(QSize(96, 64))
         self.list.setWordWrap(True)
+        self.list.setSpacing(3)  # one issue from the next
+        self.list.setAlternatingRowColors(True)
         self.plot = ScorePlot(self)
         self.buttons: dict[str, QToolButton] = {}
         actions = QGridLayout()

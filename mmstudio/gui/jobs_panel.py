@@ -46,6 +46,13 @@ def finished_message(job: Job) -> str:
         if not result:
             return "done: nothing to change"
         return f"done: {kept} of {len(result)} change(s) kept"
+    verdicts = getattr(result, "verdicts", None)
+    if isinstance(verdicts, dict) and hasattr(result, "crops"):  # a head check
+        if result.error:
+            return f"done: version {result.version} could not be rendered ({result.error})"
+        met = sum(v.get("passed") is True for v in verdicts.values())
+        return (f"done: {met} of {len(verdicts)} requirement(s) pass at version "
+                f"{result.version}; {len(result.crops)} evidence crop(s)")  # fmt: skip
     version = getattr(result, "version", None)
     if isinstance(version, str):  # a feedback turn
         return f"done: version {version}"
@@ -178,8 +185,11 @@ class JobsTable(QTableWidget):
         percent = 100 if job.state == "done" else max(shown, int(job.progress * 100))
         self._progress[job.id] = percent
         bar = self.cellWidget(row, 6)
-        bar.setValue(percent)
-        bar.setFormat(f"%p % · {job.stage}" if active and job.stage else "%p %")
+        shape = f"%p % · {job.stage}" if active and job.stage else "%p %"
+        if bar.value() != percent:  # each change repaints the bar
+            bar.setValue(percent)
+        if bar.format() != shape:
+            bar.setFormat(shape)
         if job.state == "running" and job.started_at is not None:
             self._started[job.id] = job.started_at
             if not self._ticker.isActive():

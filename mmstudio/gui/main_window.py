@@ -318,7 +318,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
     def ui_state(self) -> rules.UiState:
         """The state the action rules look at."""
         snap = self.snapshot
-        active = self.studio.active_jobs
+        active = self.studio.busy_jobs
         return rules.UiState(
             has_project=self.session.project is not None,
             site_only=self.site_only is not None,

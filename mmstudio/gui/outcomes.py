@@ -13,14 +13,14 @@ import logging
 import traceback
 
 from mmstudio.gui.notify import Notice, Severity
-from mmstudio.project import ProjectError
+from mmstudio.project.errors import UserError, one_line
 from mmstudio.report import Report
 from mmstudio.studio.jobs import Job
 
 log = logging.getLogger("mmstudio.gui.main_window")
 _ACTIVE = ("queued", "running")
 # exceptions that are the user's situation, not a bug: shown as one line, no traceback
-EXPECTED = (ProjectError, ValueError, OSError)
+EXPECTED = (UserError,)
 
 
 class JobOutcomes:
@@ -36,7 +36,7 @@ class JobOutcomes:
         text = "".join(traceback.format_exception(exc))
         if isinstance(exc, EXPECTED):
             log.warning("%s", exc)
-            return self.notify("error", str(exc) or type(exc).__name__)
+            return self.notify("error", one_line(exc))
         log.error("unexpected error\n%s", text.rstrip())
         return self.notify("error", f"Unexpected error: {exc or type(exc).__name__}", text)
 

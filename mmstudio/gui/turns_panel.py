@@ -95,6 +95,8 @@ class TurnsPanel(QWidget):
         words = STATUS_WORDS.get(status, status)
         if status == "stale" and self.checking:
             words += " (checking…)"
+        elif row.get("checked_by") == "check":
+            words += " (re-checked)"
         item = QTreeWidgetItem(parent, [label, words])
         detail = row.get("detail") or row.get("op", "")
         if row.get("checked_by") == "check":

@@ -39,8 +39,8 @@ _CAPABILITY = {"image": "images", "video": "videos"}
 @dataclass(frozen=True)
 class RoleModel:
     """One role's model: ``role``, model ``name``, its ``capabilities`` (a subset of
-    structured_outputs, vision, streaming, images, videos), ``available`` and, when it is not,
-    the one-line ``reason``; ``lifecycle`` is the SDK's word on the model."""
+    structured_outputs, vision, streaming, images, image_edits, videos), ``available`` and,
+    when it is not, the one-line ``reason``; ``lifecycle`` is the SDK's word on the model."""
 
     role: str
     name: str
@@ -57,6 +57,14 @@ class RoleModel:
     def can(self, capability: str) -> bool:
         """Whether the model has ``capability``."""
         return capability in self.capabilities
+
+
+def edits_images(name: str) -> bool:
+    """Whether the image model ``name`` takes ``images.edit``: the SDK's docs say the endpoint
+    serves GPT Image models (``gpt-image-*``, ``chatgpt-image-latest``); DALL·E 3 never edited
+    and DALL·E 2 is retired. A model of another family (a local server's) is assumed to edit
+    unless ``capabilities.image_edits`` is off."""
+    return not name.startswith("dall-e")
 
 
 def official(settings: Settings) -> bool:
@@ -77,6 +85,8 @@ def role_model(settings: Settings, role: str, today: dt.date | None = None) -> R
             return RoleModel(role, name, have, False, reason, state)
         if state.state == "retired":
             return RoleModel(role, name, frozenset(), False, state.describe(), state)
+        if role == "image" and caps.image_edits and edits_images(name):
+            have |= {"image_edits"}
         return RoleModel(role, name, have, True, "", state)
     chat = {"structured_outputs", "streaming"} | ({"vision"} if role == "judge" else set())
     have = frozenset(c for c in chat if getattr(caps, c))

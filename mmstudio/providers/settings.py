@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 log = logging.getLogger(__name__)
 
 ROLES = ("planner", "coder", "judge", "image", "video")
-CAPABILITIES = ("structured_outputs", "vision", "images", "videos", "streaming")
+CAPABILITIES = ("structured_outputs", "vision", "images", "image_edits", "videos", "streaming")
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
@@ -68,6 +68,7 @@ class Capabilities(BaseModel):
     structured_outputs: bool = True
     vision: bool = True
     images: bool = True
+    image_edits: bool = True  # images.edit: a local image refine edits the current image
     videos: bool = True
     streaming: bool = True
 

@@ -83,6 +83,18 @@ class UsageLog:
         with self._lock:
             return list(self._records)
 
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._records)
+
+    def since(self, start: int) -> UsageLog:
+        """A new log of the records added after the first ``start`` (one run's share of a log
+        that several runs fill: ``mark = len(log)`` … ``log.since(mark)``)."""
+        part = UsageLog()
+        for record in self.records()[start:]:
+            part.add(record)
+        return part
+
     def totals(self, by: str = "stage") -> dict[str, dict[str, Any]]:
         """Sums per ``by`` (stage | model | element): tokens, images, video seconds, USD and
         ``unpriced`` calls."""

@@ -6,8 +6,10 @@ usage and cost are the provider's), checks the untrusted reply, and returns Chan
 :class:`~mmstudio.refine.apply.SiteEditor`, which checks the guardrails again on the latest
 page, renders, scores and keeps or reverts:
 
-- local: a revised prompt/attributes (images, videos: made again by the designer's asset path)
-  or an ECharts option patch (charts: the chart page and option JSON written again);
+- local: an image whose model takes edits is edited in place (``images.edit`` with the
+  current image and the issues' fixes, MM-WebAgent's local refinement); otherwise a revised
+  prompt/attributes (images, videos: made again by the designer's asset path) or an ECharts
+  option patch (charts: the chart page and option JSON written again);
 - context: a replacement of the element's editable span and/or CSS rules scoped to the element,
   in its labelled ``<style data-mm-patch="ID">`` block — the request carries only the element's
   bounded excerpt (:mod:`.excerpt`);
@@ -23,16 +25,20 @@ assets).
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import re
 from typing import Any
+
+from PIL import Image
 
 from mmstudio.pipeline import charts
 from mmstudio.plan import ChartPlan, DesignPlan, ImagePlan, VideoPlan
 from mmstudio.providers.base import DesignerError
 from mmstudio.providers.llm.page import extract_html
 from mmstudio.providers.llm.refine import CssRule, ElementPlan, LLMRefiner, revised_spec
+from mmstudio.providers.models import Models
 from mmstudio.providers.settings import Settings
 from mmstudio.providers.usage import UsageLog
 from mmstudio.resources import vendor_file
@@ -56,6 +62,10 @@ _BAD_CSS = re.compile(
     r"[{}<]|@import|expression\s*\(|javascript:|behavior\s*:|url\(\s*['\"]?\s*(?:[a-z]+:|//)",
     re.I,
 )
+
+
+# measured image issues an edit of the current image cannot fix: it is made again instead
+_REGENERATE = {"missing-asset", "broken-asset", "cover-crop", "stretched"}
 
 
 class UnusableReply(ValueError):
@@ -171,6 +181,15 @@ class ModelRefiners:
         self.refiner = refiner or LLMRefiner(settings)
         self.rules = rules or RuleRefiners()
         self.fallbacks: list[str] = []
+        self._owned = True  # closing closes the refiner's client (not a shared bundle's)
+
+    @classmethod
+    def of(cls, models: Models) -> ModelRefiners:
+        """The refiners of ``models``' refiner role; :meth:`aclose` leaves the bundle's client
+        open (its owner closes it)."""
+        refiners = cls(models.settings, refiner=models.new_refiner())
+        refiners._owned = False
+        return refiners
 
     @property
     def usage(self) -> UsageLog:
@@ -182,7 +201,8 @@ class ModelRefiners:
         return f"by the model {self.refiner.model}"
 
     async def aclose(self) -> None:
-        await self.refiner.aclose()
+        if self._owned:
+            await self.refiner.aclose()
 
     async def propose(self, target: Target, inp: RefineInput) -> list[Change]:
         """The model's Change for ``target`` — or, when it fails or is refused, that attempt
@@ -216,10 +236,41 @@ class ModelRefiners:
             change.note = f"rule-based fallback: the model's reply {outcome}"
         return [record, *changes]
 
+    def _current_image(self, spec: ImagePlan, inp: RefineInput) -> bytes | None:
+        """The element's image to edit (``images.edit``), or None when it is to be made again:
+        the image model takes no edits, the file is missing or is no image, or its issues are
+        about its shape (a crop, a stretch), which the edit keeps."""
+        if not self.refiner.models["image"].can("image_edits"):
+            return None
+        if set(_codes(inp)) & _REGENERATE:
+            return None
+        path = inp.site_dir / spec.save_path
+        try:
+            data = path.read_bytes()
+            with Image.open(io.BytesIO(data)) as image:
+                image.verify()  # bytes that are no image are made again, never sent to edit
+        except (OSError, ValueError, Image.DecompressionBombError):
+            return None
+        return data
+
+    async def _edit_image(
+        self, spec: ImagePlan, plan: DesignPlan, current: bytes, inp: RefineInput
+    ) -> Change:
+        data = await self.refiner.edit_image(spec, plan, current, inp.issues, inp.instruction)
+        what = "; ".join(i.message[:80] for i in inp.issues[:3]) or inp.instruction[:120]
+        summary = f"Model edit of image {spec.id} (images.edit): {what or 'improved'}"
+        note = f"edited by the image model {self.refiner.models['image'].name}"
+        files = {spec.save_path: data}
+        return Change("local", spec.id, _codes(inp), summary, files=files, note=note)
+
     async def _local(self, inp: RefineInput) -> Change | None:
         spec, plan = inp.element_plan(), inp.plan
         if spec is None or plan is None:
             return None
+        if isinstance(spec, ImagePlan):
+            current = self._current_image(spec, inp)
+            if current is not None:
+                return await self._edit_image(spec, plan, current, inp)
         option = current_option(spec, plan, inp) if isinstance(spec, ChartPlan) else None
         revision = await self.refiner.revise_asset(spec, inp.issues, inp.instruction, option)
         summary = f"Model refine of {spec.kind} {spec.id}: {revision.summary or 'revised'}"

@@ -53,7 +53,8 @@ class Change:
     "by the model gpt-5.1", "rule-based fallback: …"); it is added to the recorded reason.
     ``settled`` is the proposer's own verdict, (outcome, reason) with outcome failed | rejected:
     such a change is recorded as it is and never tried (a model call that failed, a model reply
-    the guardrails refused)."""
+    the guardrails refused). ``requested`` holds the user's instruction when the change answers
+    one: it is kept when it makes nothing worse, whether or not it fixes a reported issue."""
 
     level: Level
     element: str | None
@@ -64,6 +65,7 @@ class Change:
     plan: DesignPlan | None = None
     note: str = ""
     settled: tuple[str, str] | None = None
+    requested: str = ""
 
 
 @dataclass

@@ -9,7 +9,11 @@ A change is kept only when it does not score worse (MM Studio issue 5) and gains
   merely cropped, is a gain the next round can finish);
 - at least one issue the change addressed is gone, the score rose, or what is left of the
   addressed issues weighs less (severity × text blocks: a contrast fix that mended some of a
-  section's blocks, or turned a major issue into a minor one).
+  section's blocks, or turned a major issue into a minor one) — or the change does what the
+  user asked in words (``Change.requested``): then making nothing worse is enough.
+
+Both reports come from the same evaluator: with a model judge, the trial is judged again, and
+the judge's issues count like measured ones (a judged issue still reported is not fixed).
 """
 
 from __future__ import annotations
@@ -71,6 +75,9 @@ def judge(baseline: Report, trial: Report, change: Change) -> tuple[bool, str]:
         return True, f"the score of {change.element} rose to {a:.2f} (overall {after:.3f})"
     if added:
         return False, f"the change introduces {', '.join(added)}"
+    if change.requested:
+        words = " ".join(change.requested.split())[:80]
+        return True, f"done as asked (“{words}”; overall {before:.3f} → {after:.3f})"
     fixed = [c for c in dict.fromkeys(map(_family, change.codes)) if new[c] < old[c]]
     if fixed:
         return True, f"fixed {', '.join(fixed)} (overall {before:.3f} → {after:.3f})"

@@ -32,7 +32,8 @@ from pathlib import Path
 from mmstudio.pipeline.generate import ProgressCallback, no_progress
 from mmstudio.project import atomic
 from mmstudio.providers.settings import Settings
-from mmstudio.studio.bench_record import failure_record, success_record
+from mmstudio.studio.bench_record import failure_record, success_record, usage_totals
+from mmstudio.studio.bundle import using_models
 from mmstudio.studio.create import new_project
 
 log = logging.getLogger(__name__)
@@ -115,16 +116,22 @@ async def run_prompt(row: dict, out_dir: Path, options: BenchOptions) -> dict:
         shutil.rmtree(root)
     started = time.perf_counter()
     try:
-        made = await new_project(
-            root, row["prompt"], provider=options.provider, concurrency=options.concurrency,
-            evaluate=options.evaluate, rounds=options.rounds, settings=options.settings,
-        )  # fmt: skip
+        # one bundle per prompt: its usage log is this prompt's alone, even with --jobs > 1
+        async with using_models(options.provider, options.settings) as models:
+            made = await new_project(
+                root, row["prompt"], provider=options.provider, concurrency=options.concurrency,
+                evaluate=options.evaluate, rounds=options.rounds, settings=options.settings,
+                models=models,
+            )  # fmt: skip
         record = success_record(row, made, time.perf_counter() - started)
     except Exception as exc:  # one failing prompt is a result, not the end of the bench
         log.warning(
             "prompt %s failed: %s", row["id"], exc, exc_info=log.isEnabledFor(logging.DEBUG)
         )
         record = failure_record(row, exc, time.perf_counter() - started)
+        spent = getattr(exc, "usage", None)
+        if isinstance(spent, dict) and spent.get("calls"):
+            record["usage"] = usage_totals(spent)  # what the prompt cost before it failed
     record["run"] = run_key(options)
     atomic.write_json(record_path(out_dir, row["id"]), record)
     return record

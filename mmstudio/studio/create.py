@@ -94,11 +94,14 @@ async def new_project(
     evaluate: bool = True,
     rounds: int = 3,
     settings: Settings | None = None,
+    models: Models | None = None,
 ) -> NewProject:
     """Generate a new project at ``root`` from ``prompt``.
 
     Raises ValueError (bad prompt or provider), ProjectError (``root`` taken) and designer
     errors (provider errors among them); in every failure case nothing is left at ``root``.
+    ``models``: the model bundle to design, judge and reflect with (its owner closes it; its
+    usage log then holds this run's calls); without one, ``provider`` names the designer and
     ``settings`` configure a model provider (default: config file and environment). With
     ``evaluate`` the page is rendered and scored (``report.json``) before the first version is
     committed; then up to ``rounds`` rounds of reflection (MM-WebAgent §3.4) refine it,
@@ -107,14 +110,18 @@ async def new_project(
     root = check_new_root(root)
     # off the loop: the first call imports the designer's modules (~0.1 s offline, more for
     # the OpenAI client), which would stall the app's event loop
-    designer = await asyncio.to_thread(get_designer, provider, settings)
+    mark = len(models.usage) if models is not None else 0
+    if models is not None:
+        designer: Designer = models.new_designer()
+    else:
+        designer = await asyncio.to_thread(get_designer, provider, settings)
     try:
         result = await _generate(root, prompt, designer, concurrency, progress, evaluate, rounds)
     finally:
         close = getattr(designer, "aclose", None)
-        if close is not None:
+        if close is not None and models is None:  # a bundle handed in stays open
             await close()
-    usage = getattr(designer, "usage", None)
+    usage = models.usage.since(mark) if models is not None else getattr(designer, "usage", None)
     result.usage = usage.summary() if usage is not None else None
     result.notices = list(getattr(designer, "notices", []))
     return result
@@ -287,19 +294,11 @@ async def _reflect(
     ``models`` (a model designer made the page) trials are judged like the first version and
     the model refines what the judge and the brief found (MM-WebAgent §3.4), the rules standing
     in per call when it fails; offline, the rules refine what was measured."""
-    from mmstudio.providers.llm.review import judged_evaluator
-    from mmstudio.refine.apply import render_and_score
-    from mmstudio.refine.llm import ModelRefiners
     from mmstudio.studio.refining import RefineService
 
     progress("reflect", 0, 1, f"up to {rounds} rounds of reflection")
     t0 = time.perf_counter()
-    if models is None:
-        service = RefineService(project)
-    else:
-        refiners = ModelRefiners(models.settings, refiner=models.new_refiner())
-        evaluator = judged_evaluator(models, render_and_score)
-        service = RefineService(project, evaluator=evaluator, refiners=refiners)
+    service = RefineService(project, models=models)
     result = await service.reflect(rounds)
     timings["reflect"] = round(time.perf_counter() - t0, 3)
     progress("reflect", 1, 1, f"overall {result.before} → {result.after} ({result.stopped})")

@@ -7,6 +7,7 @@ import hashlib
 import logging
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
 
@@ -15,6 +16,9 @@ from mmstudio.project import Project
 from mmstudio.providers.settings import Settings
 from mmstudio.render import find_browser, get_renderer
 from mmstudio.report import Report
+
+if TYPE_CHECKING:
+    from mmstudio.providers.models import Models
 
 log = logging.getLogger(__name__)
 
@@ -25,27 +29,31 @@ async def evaluate_path(
     viewport_width: int = 1280,
     judge_settings: Settings | None = None,
     brief: str | None = None,
+    models: Models | None = None,
 ) -> tuple[Report, Project | None]:
     """Evaluate a project folder (its report is written to ``report.json``; screenshots go to
     ``renders/``), a site folder or an HTML file (screenshots to a temp folder).
 
     Raises FileNotFoundError/ValueError for a target that cannot be resolved; a page that cannot
     be rendered (no browser, timeout, crash) gives a report that says so, scored 0. With
-    ``judge_settings`` the model judge's issues (source ``judge``) are merged in. ``brief``
-    (the designer's prompt) is what the page is checked against; a project's own prompt
-    when None."""
+    ``models`` (a bundle; or ``judge_settings``, from which one is made for this call) the
+    model judge's issues (source ``judge``) are merged in; what it could not judge is in the
+    report's ``notices`` and keeps its measured score (None where nothing measured it).
+    ``brief`` (the designer's prompt) is what the page is checked against; a project's own
+    prompt when None."""
     path = Path(path)
     if (path / "mmstudio.json").is_file():
         project = Project.open(path)
         report = await evaluate_project(
-            project, viewport_width=viewport_width, judge_settings=judge_settings, brief=brief
-        )
+            project, viewport_width=viewport_width, judge_settings=judge_settings, brief=brief,
+            models=models,
+        )  # fmt: skip
         return report, project
     site_dir, _, plan = resolve_target(path)
     out_dir = await asyncio.to_thread(renders_for, path)
     report = await evaluate(path, viewport_width=viewport_width, out_dir=out_dir, brief=brief)
-    if judge_settings is not None:
-        report = await _judge(report, plan, site_dir, judge_settings)
+    if not report.failed and (models is not None or judge_settings is not None):
+        report = await _judge(report, plan, site_dir, judge_settings, models)
     return report, None
 
 
@@ -60,10 +68,14 @@ def renders_for(path: Path) -> Path:
     return folder
 
 
-async def _judge(report: Report, plan, site_dir: Path, settings: Settings) -> Report:
+async def _judge(
+    report: Report, plan, site_dir: Path, settings: Settings | None, models: Models | None
+) -> Report:
     from mmstudio.providers.llm.review import judge_site
 
-    review = await judge_site(report, plan, site_dir, settings)
+    settings = models.settings if models is not None else settings
+    assert settings is not None
+    review = await judge_site(report, plan, site_dir, settings, models=models)
     for notice in review.notices:
         log.warning("judge: %s", notice)
     return review.report
@@ -75,11 +87,13 @@ async def evaluate_project(
     viewport_width: int = 1280,
     judge_settings: Settings | None = None,
     brief: str | None = None,
+    models: Models | None = None,
 ) -> Report:
-    """Render and measure the project's site against its plan (plus the model judge with
-    ``judge_settings``); writes ``report.json`` — except when the evaluation itself failed
-    (``report.failed``): the previous report is kept and the failed one returned. The plan is
-    read and the report written in a worker thread (the loop may be the GUI's)."""
+    """Render and measure the project's site against its plan (plus the model judge of
+    ``models``, or of a bundle made from ``judge_settings``); writes ``report.json`` — except
+    when the evaluation itself failed (``report.failed``): the previous report is kept and the
+    failed one returned. The plan is read and the report written in a worker thread (the loop
+    may be the GUI's)."""
     plan = await asyncio.to_thread(_read_plan, project)
     report = await evaluate(
         project.site_dir / "index.html",
@@ -91,8 +105,8 @@ async def evaluate_project(
     if report.failed:
         log.warning("report.json kept as it was: %s", report.failed)
         return report
-    if judge_settings is not None:
-        report = await _judge(report, plan, project.site_dir, judge_settings)
+    if models is not None or judge_settings is not None:
+        report = await _judge(report, plan, project.site_dir, judge_settings, models)
     await asyncio.to_thread(project.write_report, report)
     return report
 

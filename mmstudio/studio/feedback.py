@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mmstudio.feedback import Annotation, FeedbackTurn, Ledger, TurnResult, load
 from mmstudio.feedback.annotation import png_path
@@ -26,8 +27,11 @@ from mmstudio.feedback.turn import FeedbackError, check_input
 from mmstudio.project import Project
 from mmstudio.project.workspace import Workspace
 from mmstudio.providers.settings import Settings
-from mmstudio.refine.registry import Refiners, get_refiners
+from mmstudio.refine.registry import Refiners, get_refiners, refiners_of
 from mmstudio.studio.jobs import Job, JobContext, JobManager
+
+if TYPE_CHECKING:
+    from mmstudio.providers.models import Models
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +46,13 @@ class FeedbackService:
         refine=None,
         chat=None,
         refiners: Refiners | None = None,
+        models: Models | None = None,
     ) -> None:
-        """``refine``: a shared RefineService (its refiners apply turns when they are a
-        model's); ``chat``: a ChatModel that splits turns and judges free
-        requirements (None: offline rules); ``refiners``: the refiners that apply what no
+        """``models``: the model bundle a turn uses — its splitter role's model splits the turn
+        and judges free requirements, its refiners apply what no offline operation can (its
+        owner closes it). Or piecewise: ``refine``, a shared RefineService (its refiners apply
+        turns when they are a model's); ``chat``, a ChatModel that splits turns and judges
+        free requirements (None: offline rules); ``refiners``, the refiners that apply what no
         offline operation can (None: the shared RefineService's model refiners, if any)."""
         self.project = project
         if jobs is None:  # its own manager schedules with the project's job locks
@@ -53,7 +60,10 @@ class FeedbackService:
             jobs.bind(Workspace.of(project).locks)
         self.jobs = jobs
         self.refine = refine
-        self.chat = chat
+        self.models = models
+        self.chat = chat if chat is not None or models is None else models.provider
+        if refiners is None and models is not None:
+            refiners = refiners_of(models)
         self.refiners = refiners
 
     @property
@@ -70,7 +80,9 @@ class FeedbackService:
         if self.chat is not None:
             from mmstudio.feedback.provider import model_judge, model_splitter
 
-            turn.splitter, model = model_splitter(self.chat), model_judge(self.chat)
+            vision = self.models is None or self.models["judge"].can("vision")
+            turn.splitter = model_splitter(self.chat)
+            model = model_judge(self.chat, vision=vision)
         # what measurement cannot decide is read by the condition rules (after the model's
         # verdicts, when a model is configured): "a fixed header", "a form with name and
         # email", "three quotes" are checked on the page instead of staying unchecked
@@ -146,14 +158,17 @@ async def feedback_project(
     *,
     provider: str = "offline",
     settings: Settings | None = None,
+    models: Models | None = None,
 ) -> TurnResult:
     """Open the project at ``root`` and run one turn (the ``mmstudio feedback`` command) with
-    ``provider``: offline (rules) or openai (the model splits, applies and judges; ``settings``
-    default to the config file and environment). Raises ValueError for a bad annotation file or
-    provider, ProjectError for a bad project."""
+    ``models`` (a bundle: the model splits, applies and judges), else with ``provider``:
+    offline (rules) or openai (``settings`` default to the config file and environment).
+    Raises ValueError for a bad annotation file or provider, ProjectError for a bad project."""
     project = Project.open(root)
     annotation = load(annotations) if annotations else None
     png = png_path(annotation, annotations) if annotation and annotations else None
+    if models is not None:
+        return await FeedbackService(project, models=models).run(text, annotation, png)
     if provider == "offline":
         return await FeedbackService(project).run(text, annotation, png)
     from mmstudio.providers.openai_compat import OpenAIProvider

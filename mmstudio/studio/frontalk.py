@@ -215,14 +215,15 @@ def condition_rows(
 
 
 async def start_project(dialogue: Dialogue, root: Path, options: FrontalkOptions,
-                        sites: Path) -> Project:  # fmt: skip
-    """Turn 1's project at ``root`` (see ``start`` in the module doc)."""
+                        sites: Path, *, models: Any = None) -> Project:  # fmt: skip
+    """Turn 1's project at ``root`` (see ``start`` in the module doc); ``models``: the replay's
+    model bundle (None: ``options.provider`` makes its own designer)."""
     if options.start == "new":
         from mmstudio.studio.create import new_project
 
         made = await new_project(
             root, dialogue.cases[0].instructions, provider=options.provider, evaluate=False,
-            rounds=0, settings=options.settings,
+            rounds=0, settings=options.settings, models=models,
         )  # fmt: skip
         return made.project
     title = (dialogue.summary.get("purpose") or dialogue.name)[:80]
@@ -251,30 +252,29 @@ class _Models:
 
     splitter: Splitter = offline_splitter
     judge: Judge | None = None
-    chat: Any = None  # the OpenAIProvider behind both, closed by :meth:`close`
-    refiners: Any = None  # the model refiners applying each turn, closed by :meth:`close`
+    chat: Any = None  # the bundle's client behind both
+    refiners: Any = None  # the model refiners applying each turn
+    bundle: Any = None  # the model bundle (turn 1's designer too), closed by :meth:`close`
 
     @classmethod
     def of(cls, options: FrontalkOptions) -> _Models:
         from mmstudio.feedback.condition_judge import condition_judge
+        from mmstudio.studio.bundle import open_models
 
-        if options.provider == "offline":
+        bundle = open_models(options.provider, options.settings)
+        if bundle is None:
             return cls(judge=condition_judge())
         from mmstudio.feedback.provider import model_judge, model_splitter
-        from mmstudio.providers.openai_compat import OpenAIProvider
-        from mmstudio.providers.settings import load_settings
-        from mmstudio.refine import get_refiners
+        from mmstudio.refine.registry import refiners_of
 
-        settings = options.settings or load_settings()
-        chat = OpenAIProvider(settings)
-        refiners = get_refiners(options.provider, settings)
-        return cls(model_splitter(chat), condition_judge(model_judge(chat)), chat, refiners)
+        chat = bundle.provider
+        judge = model_judge(chat, vision=bundle["judge"].can("vision"))
+        return cls(model_splitter(chat), condition_judge(judge), chat, refiners_of(bundle),
+                   bundle)  # fmt: skip
 
     async def close(self) -> None:
-        if self.chat is not None:
-            await self.chat.aclose()
-        if self.refiners is not None:
-            await self.refiners.aclose()
+        if self.bundle is not None:
+            await self.bundle.aclose()
 
 
 async def replay(dialogue: Dialogue, root: Path, options: FrontalkOptions, models: _Models,
@@ -282,7 +282,7 @@ async def replay(dialogue: Dialogue, root: Path, options: FrontalkOptions, model
     """Replay one dialogue into a new project at ``root``; returns its record (turns, tests,
     rates). Raises whatever stops a turn (the caller records it)."""
     started = time.perf_counter()
-    project = await start_project(dialogue, root, options, sites)
+    project = await start_project(dialogue, root, options, sites, models=models.bundle)
     start_s = round(time.perf_counter() - started, 3)
     conditions: list[tuple[Requirement, str, int]] = []
     turns = []

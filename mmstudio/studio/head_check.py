@@ -127,6 +127,7 @@ async def check_head(project: Project, renderer=None, progress=None) -> HeadChec
         check.error = render.failure
     else:
         measured = Measured.of(render)
+        await asyncio.to_thread(measured.image)  # decoded here, not on the loop by a check
         if requirements:
             say(0.5, f"checking {len(requirements)} requirement(s)")
             verdicts = await critique(requirements, measured, condition_judge(None, turns=True))

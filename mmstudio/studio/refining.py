@@ -22,6 +22,7 @@ import asyncio
 import logging
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mmstudio.project import Project
 from mmstudio.project.versions import Attempt
@@ -37,13 +38,59 @@ from mmstudio.refine import (
     Target,
     better,
     measured_issues,
+    render_and_score,
     route,
 )
-from mmstudio.refine.registry import Refiners, RuleRefiners, get_refiners
+from mmstudio.refine.registry import Refiners, RuleRefiners, get_refiners, refiners_of
 from mmstudio.report import Level, Report, Severity
 from mmstudio.studio.jobs import Job, JobContext, JobManager
 
+if TYPE_CHECKING:
+    from mmstudio.providers.models import Models
+
 log = logging.getLogger(__name__)
+
+CARRIED = (
+    "judge: the judge's findings are carried from the last judged evaluation and not judged "
+    "again (no model here); refine or evaluate with --provider openai to judge the page anew"
+)
+
+
+def judged(report: Report | None) -> bool:
+    """Whether ``report`` holds the model judge's findings (a judged evaluation, or findings
+    carried from one)."""
+    if report is None:
+        return False
+    return "judge" in report.timings or any(i.source == "judge" for i in report.issues)
+
+
+def carry_judgement(trial: Report, judged_report: Report) -> Report:
+    """The measured ``trial`` with the judge's findings of ``judged_report`` (the baseline)
+    carried over, for a refine that has no judge: its judge issues stay (marked
+    ``evidence["carried"]``) and each score is at most the baseline's judged one, so a change
+    is kept for what the measured checks see it fix and never for the judge's findings
+    vanishing from the report. A notice says so."""
+    from mmstudio.providers.llm.judge import Judgement
+    from mmstudio.providers.llm.merge import merge_judgement
+
+    carried = Judgement(notices=[CARRIED])
+    for dim in ("layout", "style", "aesthetics"):
+        value = getattr(judged_report.scores, dim)
+        if value is not None and any(
+            i.source == "judge" and i.dimension == dim for i in judged_report.issues
+        ):
+            carried.scores[dim] = value
+    judged_elements = {i.element for i in judged_report.issues if i.source == "judge"}
+    for element in judged_report.elements:
+        if element.id in judged_elements and element.score is not None:
+            carried.element_scores[element.id] = element.score
+            carried.element_kinds[element.id] = element.kind
+    carried.issues = [
+        i.model_copy(update={"evidence": {**i.evidence, "carried": True}})
+        for i in judged_report.issues
+        if i.source == "judge"
+    ]
+    return merge_judgement(trial, carried)
 
 
 class RefineService:
@@ -55,15 +102,44 @@ class RefineService:
         jobs: JobManager | None = None,
         evaluator: Evaluator | None = None,
         refiners: Refiners | None = None,
+        models: Models | None = None,
     ) -> None:
+        """``evaluator`` renders and measures a page (default: render + measured checks);
+        ``models``, the model bundle to refine with, adds its judge to every evaluation (trials
+        are judged like their baseline) and its refiners (unless ``refiners`` are given).
+        Without a bundle, ``refiners`` default to the offline rules, and a report the judge made
+        is refined with its findings carried, never dropped (:func:`carry_judgement`)."""
         self.project = project
         self.workspace = Workspace.of(project)
         if jobs is None:  # its own manager schedules with the project's job locks
             jobs = JobManager()
             jobs.bind(self.workspace.locks)
         self.jobs = jobs
-        self.editor = SiteEditor(project, evaluator)
-        self.refiners = refiners or RuleRefiners()  # the offline rules unless told otherwise
+        self.models = models
+        self.judges = models is not None
+        measure = evaluator or render_and_score
+        if models is not None:
+            from mmstudio.providers.llm.review import judged_evaluator
+
+            measure = judged_evaluator(models, measure)
+        self._measure = measure
+        self._carry: Report | None = None  # the judged baseline whose findings are carried
+        self.editor = SiteEditor(project, self._evaluate)
+        # the bundle's model refiners, else the offline rules unless told otherwise
+        self.refiners = refiners or (refiners_of(models) if models else RuleRefiners())
+
+    async def _evaluate(self, page: Path, plan, out: Path) -> Report:
+        """The service's evaluator: ``self._measure``, then the carried judge findings when
+        the baseline was judged and this service has no judge."""
+        report = await self._measure(page, plan, out)
+        if self._carry is not None and not report.failed:
+            report = carry_judgement(report, self._carry)
+        return report
+
+    def _same_evaluator(self, report: Report) -> None:
+        """Make every trial of this refine scored like ``report``: judged again (a bundle) or
+        with its judge findings carried (none)."""
+        self._carry = report if judged(report) and not self.judges else None
 
     @property
     def model(self) -> bool:
@@ -75,7 +151,10 @@ class RefineService:
         current state committed (``commit``), so every refinement can be undone. Committing an
         unchanged state adds no version."""
         report = self.project.read_report()
+        if report is not None and self.judges and not judged(report):
+            report = None  # a measured-only report: judge it first, so trials compare alike
         report = report if report is not None else await self.evaluate()
+        self._same_evaluator(report)
         if commit:
             await self._commit_current()
         return report
@@ -120,6 +199,7 @@ class RefineService:
         for number, change in enumerate(changes, start=1):
             if instruction:
                 change.summary += f" — “{instruction[:200]}”"
+                change.requested = change.requested or instruction
             ctx.progress(0.2 + 0.8 * (number - 1) / len(changes), change.summary, stage="try")
             outcome = await self.editor.attempt(change, report, job=ctx.job.id)
             if outcome.outcome == "accepted" and outcome.report is not None:
@@ -196,6 +276,8 @@ class RefineService:
         targets = route(
             report, min_severity=min_severity, level=level, element=element, model=self.model
         )
+        if not targets and instruction.strip():
+            targets = self._asked(level, element, report)
         if not targets:
             return []  # nothing to do: no version, nothing written
         await self._commit_current()
@@ -204,6 +286,26 @@ class RefineService:
         )
         await self._settle(outcomes, f"Re-evaluated after {level} refinement")
         return outcomes
+
+    def _asked(self, level: Level, element: str | None, report: Report) -> list[Target]:
+        """The refiner call an instruction alone asks for (no reported issue at ``level``):
+        the page (global), or ``element`` at ``level``. Raises ValueError (one line) when the
+        refiners cannot read words (the offline rules) or a local/context instruction names no
+        element."""
+        if not self.model:
+            raise ValueError(
+                "the offline refiners fix reported issues and read no instructions: refine "
+                "with --provider openai, or say it as a turn (mmstudio feedback PROJECT --text …)"
+            )
+        if level == "global":
+            return [Target("global", None, [])]
+        if element is None:
+            ids = [e.id for e in report.elements][:6]
+            known = f" (e.g. {', '.join(ids)})" if ids else ""
+            raise ValueError(
+                f"a {level} instruction is about one element: name it with --element ID{known}"
+            )
+        return [Target(level, element, [])]
 
     async def _settle(self, outcomes: list[Outcome], summary: str) -> Report:
         """The report of the site as it now is. Each accepted change wrote the report of its own
@@ -272,9 +374,15 @@ async def refine_project(
     *,
     provider: str = "offline",
     settings: Settings | None = None,
+    models: Models | None = None,
 ) -> list[Outcome]:
-    """Open the project at ``root`` and refine it once (the ``mmstudio refine`` command) with the
+    """Open the project at ``root`` and refine it once (the ``mmstudio refine`` command): with
+    ``models`` (a bundle: model refiners, trials judged like a judged baseline), else with the
     refiners of ``provider`` (offline rules, or ``openai`` with ``settings``)."""
+    if models is not None:
+        return await RefineService(Project.open(root), models=models).refine(
+            level, element, instruction
+        )
     refiners = get_refiners(provider, settings)
     try:
         service = RefineService(Project.open(root), refiners=refiners)

@@ -12,6 +12,12 @@ Invariants:
   CLI command that changes the project is refused with one line naming this process; opening a
   project another process is changing raises ProjectError with that line (and the previously
   open project stays open). :meth:`close` (or opening another project) releases it.
+- A project made with a model (``provider`` openai in its manifest) is worked on with one
+  model bundle (:mod:`mmstudio.studio.bundle`, from ``settings`` or the config file and
+  environment), opened with the project and closed with it: evaluate adds the model judge,
+  refine uses the model refiners with trials judged like their baseline, and feedback turns
+  (:meth:`Session.feedback`) split, apply and judge with it. Settings that cannot be read
+  leave the project on the offline path with a notice (:attr:`Session.notices`).
 - Undo, redo and restore are workspace checkouts (the same locks as every edit; a cancellation
   before the new version is decided leaves the old one); export writes in a worker thread, off
   the loop (the GUI's), to its end (:func:`~mmstudio.threads.run_to_end`). The
@@ -26,19 +32,26 @@ import asyncio
 import contextlib
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mmstudio.pipeline.generate import ProgressCallback
 from mmstudio.project import Project
 from mmstudio.project.export import export_site
 from mmstudio.project.workspace import Workspace
+from mmstudio.providers.settings import Settings
 from mmstudio.report import Level
+from mmstudio.studio.bundle import open_models, using_models
 from mmstudio.studio.create import new_project
 from mmstudio.studio.credits import export_extras
 from mmstudio.studio.evaluation import evaluate_project
+from mmstudio.studio.feedback import FeedbackService
 from mmstudio.studio.jobs import Job, JobContext, JobManager
 from mmstudio.studio.refining import RefineService
 from mmstudio.studio.state import StudioState
 from mmstudio.threads import run_to_end
+
+if TYPE_CHECKING:
+    from mmstudio.providers.models import Models
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +75,13 @@ class Session:
     (:attr:`state`, a :class:`~mmstudio.studio.state.StudioState` the panels bind to: it
     follows the open project and holds the flags)."""
 
-    def __init__(self, jobs: JobManager | None = None) -> None:
+    def __init__(self, jobs: JobManager | None = None, settings: Settings | None = None) -> None:
+        """``settings``: the model endpoint of projects made with a model (None: the config
+        file and environment, read when such a project is opened)."""
         self.jobs = jobs or JobManager()
+        self.settings = settings
+        self.models: Models | None = None  # the open project's model bundle (None: offline)
+        self.notices: list[str] = []
         self.project: Project | None = None
         self.state = StudioState(self.jobs)
         self._refiner: RefineService | None = None
@@ -90,6 +108,7 @@ class Session:
         self.project, self._refiner = None, None
         self.state.set_project(None)
         self.jobs.bind(None)
+        self._drop_models()
         self._release()
 
     @property
@@ -105,8 +124,50 @@ class Session:
         self._lock = lock
         self.project = project
         self.jobs.bind(Workspace.of(project).locks)  # jobs on it share the project's job locks
-        self._refiner = RefineService(project, self.jobs)
+        self._drop_models()
+        self.models = self._models_for(project)
+        self._refiner = RefineService(project, self.jobs, models=self.models)
         self.state.set_project(project)  # another project's flags and selection go
+
+    def _models_for(self, project: Project) -> Models | None:
+        """The bundle for ``project``: its provider's (None offline); settings that cannot be
+        read give None and a notice, so the project still opens."""
+        try:
+            return open_models(project.manifest.provider, self.settings)
+        except ValueError as exc:
+            notice = f"the model is not used for this project: {exc}"
+            log.warning("%s", notice)
+            self.notices.append(notice)
+            return None
+
+    def _drop_models(self) -> None:
+        """Close the open project's bundle (its client closes on the running loop, after the
+        jobs that may still use it have stopped)."""
+        models, self.models = self.models, None
+        if models is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop runs: nothing of ours can be using its client
+        busy = [j.id for j in self.jobs.jobs.values() if j.state in ("queued", "running")]
+        tasks = [t for t in self._tasks if not t.done()]
+
+        async def close_when_stopped() -> None:
+            waits = [asyncio.ensure_future(self.jobs.wait(job_id)) for job_id in busy]
+            if waits or tasks:
+                await asyncio.wait([*waits, *tasks])
+            await models.aclose()
+
+        task = loop.create_task(close_when_stopped())
+        self._releasing.add(task)
+        task.add_done_callback(self._releasing.discard)
+
+    def feedback(self) -> FeedbackService:
+        """The feedback service of the open project: on the session's jobs and refiner, with
+        the project's model bundle when it has one (the app's annotate and turn actions)."""
+        project = self._require()
+        return FeedbackService(project, self.jobs, refine=self._refiner, models=self.models)
 
     def _release(self) -> None:
         """Let go of the open project's writer lock once its unfinished jobs and refine tasks
@@ -154,14 +215,11 @@ class Session:
         becomes the open project."""
 
         async def run(ctx: JobContext) -> Project:
-            result = await new_project(
-                root,
-                prompt,
-                provider=provider,
-                rounds=rounds,
-                concurrency=concurrency,
-                progress=_progress(ctx),
-            )
+            async with using_models(provider, self.settings) as models:
+                result = await new_project(
+                    root, prompt, provider=provider, rounds=rounds, concurrency=concurrency,
+                    progress=_progress(ctx), models=models,
+                )  # fmt: skip
             self._set_project(result.project)
             return result.project
 
@@ -171,9 +229,11 @@ class Session:
         """Render and score the open project (a newer request cancels an older one)."""
         project = self._require()
 
+        models = self.models
+
         async def run(ctx: JobContext):
-            ctx.progress(0.1, "rendering")
-            return await evaluate_project(project)
+            ctx.progress(0.1, "rendering" if models is None else "rendering and judging")
+            return await evaluate_project(project, models=models)
 
         return self.jobs.submit("evaluate", run, slot="evaluate")
 

@@ -184,6 +184,7 @@ class StudioState:
         self._reads = 0  # the latest read's number: an older one that ends late is dropped
         self._reading: asyncio.Task | None = None
         self._check_job: str | None = None
+        self._check_heads: dict[str, str] = {}  # check job id → the head it checks
         self._checked: set[str] = set()  # heads a check was started for (once per head)
         self._unsubscribe = jobs.subscribe(self._job_event)
 
@@ -230,6 +231,12 @@ class StudioState:
     @property
     def active_jobs(self) -> list[Job]:
         return [j for j in self.job_list.values() if j.state in _ACTIVE]
+
+    @property
+    def busy_jobs(self) -> list[Job]:
+        """The running jobs that make the project busy: every active job but a head check (it
+        only reads, and gives way to a job that moves the head)."""
+        return [j for j in self.active_jobs if j.kind != "check"]
 
     @property
     def running_elements(self) -> set[str]:
@@ -378,6 +385,8 @@ class StudioState:
 
         job = self.jobs.submit("check", run, slot="check")
         self._check_job = job.id
+        if self.view is not None and self.view.head:
+            self._check_heads[job.id] = self.view.head
         self.publish({"checking"})
         return job
 
@@ -386,8 +395,17 @@ class StudioState:
         self.job_list = {k: j for k, j in self.job_list.items() if j.state in _ACTIVE or k == keep}
 
     def _job_event(self, job: Job) -> None:
+        new = job.id not in self.job_list
         self.job_list[job.id] = replace(job)
         finished = job.state not in _ACTIVE
+        if new and job.kind != "check" and changes_project(job.kind) and self.checking:
+            # the head is about to move: the running check would describe an old version (and
+            # hold the page the new job needs) — the new head is checked once it is read
+            self.jobs.cancel(self._check_job or "")
+        if job.kind == "check" and finished:
+            head = self._check_heads.pop(job.id, None)
+            if job.state != "done" and head:
+                self._checked.discard(head)  # not checked after all: again when it is shown
         topics = {"jobs"} | ({"checking"} if job.id == self._check_job else set())
         self.publish(topics, job=job)
         if not finished or job.state != "done":

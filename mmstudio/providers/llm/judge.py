@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +53,19 @@ from mmstudio.report import Dimension, Issue, Level
 log = logging.getLogger(__name__)
 
 _HTML_LIMIT = 30_000  # characters of page source sent to a text-only judge
+#: the notice of a judge call that failed (``name``: a page dimension or an element id)
+NOT_JUDGED = "judge: {name} not judged ({why}); measured findings stand"
+_JUDGED_DIMENSIONS = ("layout", "style", "aesthetics", "image", "video", "chart")
+_NOT_JUDGED = re.compile(r"^judge: (\S+) not judged \(")
+
+
+def not_judged(notices: list[str], kinds: Mapping[str, str] | None = None) -> set[str]:
+    """The dimensions the judge failed to judge, read from a report's ``notices`` (the
+    :data:`NOT_JUDGED` lines): page dimensions by name, element ids mapped to their dimension
+    through ``kinds`` {element id: image|video|chart}."""
+    names = {m.group(1) for n in notices if (m := _NOT_JUDGED.match(n))}
+    kinds = kinds or {}
+    return {kinds.get(name, name) for name in names} & set(_JUDGED_DIMENSIONS)
 
 
 @dataclass
@@ -207,7 +221,7 @@ class Judge:
             try:
                 await job()
             except ProviderError as exc:
-                notice = f"judge: {name} not judged ({exc}); measured findings stand"
+                notice = NOT_JUDGED.format(name=name, why=exc)
                 log.warning("%s", notice)
                 result.notices.append(notice)
                 result.not_judged.append(name)
