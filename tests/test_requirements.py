@@ -500,3 +500,30 @@ def test_a_count_is_checked_in_the_section_the_brief_describes():
     assert check_layout(cards, PageFacts(sections=sections, rows=elsewhere)).status == "fail"
     assert check_layout(cards, PageFacts(sections=sections, rows=pooled)).status == "fail"
     assert check_layout(cards, PageFacts(sections=sections, rows=built)).status == "pass"
+
+
+def test_form_fields_named_in_the_brief_must_be_inputs():
+    """“Your Name” and “Email Address” as cards with no input are no form; an input labelled
+    by a line just above it, or by its placeholder, is."""
+    brief = (
+        "The form has three fields in one column: “Your Name”, “Email Address”, and a "
+        "dropdown-style field labeled “Choose Your Weekend”. A “Confirm My Spot” button."
+    )
+    (fields,) = [r for r in extract(brief) if r.role == "field"]
+    assert fields.key == "form fields" and fields.values == [
+        "Your Name", "Email Address", "Choose Your Weekend",
+    ]  # fmt: skip
+    assert any(r.kind == "label" and r.key == "Confirm My Spot" for r in extract(brief))
+    cards = _page(
+        TextBlock(tag="div", text="Your Name"), TextBlock(tag="div", text="Email Address")
+    )
+    result = check_all([fields], cards)[0]
+    assert result.status == "fail" and result.evidence["labels"][0] == "Your Name"
+    line = TextBlock(tag="label", text="Your Name", rect={"x": 100, "y": 100, "w": 200, "h": 20})
+    inputs = [
+        {"tag": "input", "type": "text", "rect": {"x": 100, "y": 130, "w": 300, "h": 36}},
+        {"tag": "input", "type": "email", "placeholder": "Email address"},
+        {"tag": "select", "label": "Choose Your Weekend"},
+    ]
+    form = PageFacts(text="Your Name", blocks=[line], widgets={"inputs": inputs})
+    assert check_all([fields], form)[0].status == "pass"

@@ -225,8 +225,10 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
   const inputs = [...document.querySelectorAll('input, textarea, select')].filter(shown).map((i) => {
     const id = i.id ? document.querySelector(`label[for="${CSS.escape(i.id)}"]`) : null;
     const wrap = i.closest('label');
+    const chosen = i.matches('select') && i.selectedOptions.length ? i.selectedOptions[0].text : '';
     return { tag: i.tagName.toLowerCase(), type: i.type || '', name: i.name || '',
-      placeholder: i.placeholder || '', label: norm((id || wrap || {}).innerText || i.getAttribute('aria-label') || '') };
+      placeholder: i.placeholder || chosen || '', label: norm((id || wrap || {}).innerText || i.getAttribute('aria-label') || ''),
+      rect: box(i.getBoundingClientRect()) };
   });
   const named = (words) => [...document.querySelectorAll('[class], [id]')].filter((e) => {
     const s = `${e.id} ${typeof e.className === 'string' ? e.className : ''}`.toLowerCase();

@@ -373,7 +373,54 @@ def check_video(req: Requirement, facts: PageFacts) -> RequirementResult:
     return RequirementResult.of(req, "fail", "no visible video on the page")
 
 
+def check_field(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """Input fields the brief names by label or placeholder (``values``: “Your Name”, “Email
+    Address”, “you@example.com”): each an input, textarea or select whose label, placeholder,
+    name or aria-label holds the words, or that sits right below or beside a line showing
+    them. The words as a chip or a card with no input are no field."""
+    missing, as_text = [], []
+    for label in req.values or [req.label]:
+        found = _field(label, facts)
+        if found is None or found:
+            missing.append(label)
+        if found:
+            as_text.append(found)
+    if not missing:
+        n = len(req.values or [req.label])
+        return RequirementResult.of(req, "pass", f"{n} input field{'s' if n > 1 else ''}")
+    names = ", ".join(f"“{_cut(x)}”" for x in missing[:5])
+    how = "shown as text with no input" if as_text else "no input field"
+    msg = f"{names}: {how}" if len(missing) > 1 or as_text else f"no input field {names}"
+    return RequirementResult.of(req, "fail", msg, labels=missing, closest=(as_text or [None])[0])
+
+
+def _field(label: str, facts: PageFacts) -> str | None:
+    """None when no input shows ``label``; "" when one does; the block's text when the words
+    are on the page but no input goes with them."""
+    want = loose(label)
+    inputs = facts.widgets.get("inputs") or []
+    for field in inputs:
+        said = loose(" ".join(str(field.get(k) or "") for k in ("label", "placeholder", "name")))
+        if want and (f" {want} " in f" {said} " or (said and f" {said} " in f" {want} ")):
+            return ""
+    for block in facts.blocks:
+        if loose(block.text) != want:
+            continue
+        r = block.rect
+        for field in inputs:
+            f = field.get("rect") or {}
+            fx, fy = f.get("x", -9999), f.get("y", -9999)
+            below = 0 <= fy - (r.y + r.h) <= 60 and abs(fx - r.x) <= 80
+            beside = abs(fy - r.y) <= 30 and 0 <= fx - (r.x + r.w) <= 120
+            if below or beside:
+                return ""
+        return block.text or None
+    return None
+
+
 def check_widget(req: Requirement, facts: PageFacts) -> RequirementResult:
+    if req.role == "field":
+        return check_field(req, facts)
     value = facts.widgets.get(req.role)
     if req.role == "form":
         value = facts.widgets.get("form", 0) or len(facts.widgets.get("inputs", []))

@@ -23,7 +23,20 @@ _COPY_WORDS = re.compile(
 _ROLE = [
     ("nav", re.compile(r"\b(nav(?:igation)?|menu|menu items|nav links|links? (?:to|for))\b", re.I)),
     ("button", re.compile(r"\b(buttons?|cta|call[- ]to[- ]action|pill[- ]shaped button)\b", re.I)),
-    ("tag", re.compile(r"\b(tags?|badges?|chips?|capsules?|pills?|labels?|ribbons?|stickers?)\b")),
+    (
+        "field",
+        re.compile(
+            r"\b(fields?|inputs?|input boxe?s?|text ?boxe?s?|dropdowns?|drop-downs?|select menus?"
+            r"|placeholder(?:\s+(?:text|copy))?(?=\W*(?:reads|says|saying)?\W*$))",
+            re.I,
+        ),
+    ),
+    (
+        "tag",
+        re.compile(
+            r"\b(tags?|badges?|chips?|capsules?|pills?|(?<!field )labels?|ribbons?|stickers?)\b"
+        ),
+    ),
     ("heading", re.compile(r"\b(head(?:line|ing)s?|titled?|title reads|wordmark|logo)\b", re.I)),
     (
         "copy",
@@ -34,6 +47,7 @@ _ROLE = [
         ),
     ),
 ]
+_PLACEHOLDER = re.compile(r"\bplaceholder(?:\s+(?:text|copy))?\W*(?:reads|says|saying)?\W*$", re.I)
 _TEXT_IS = re.compile(r"\btext\b,?\s*(?:is|reads|says)?\s*:\s*$", re.I)
 _IN_IMAGE = re.compile(
     r"\b(images?|illustrations?|photos?|pictures?|posters?|artwork|scenes?|mockups?|screenshots?"
@@ -63,6 +77,8 @@ def _role(text: str, start: int) -> str:
     window = text[max(0, start - 90) : start]
     cut = max(window.rfind(". "), window.rfind("\n"), window.rfind("; "))
     window = window[cut + 1 :] if cut >= 0 else window
+    if _PLACEHOLDER.search(window):
+        return "field"  # "placeholder text: “Select a date & theme…”"
     if _TEXT_IS.search(window):
         return "copy"
     best, at = "text", -1  # "text": no word names a role (copy on the page, like "copy")
@@ -94,7 +110,7 @@ def _scare_quote(inner: str, role: str = "text") -> bool:
     state) — or, where no word before it names a role at all, up to three lower-case words
     naming a design idea (“flavor tiles”, “command console”)."""
     words = inner.split()
-    if role in ("nav", "listed"):
+    if role in ("nav", "listed", "field"):
         return False  # a lower-case menu (“work”, “about”) or list of names is still copy
     if len(words) == 1:
         return inner[:1].islower() and len(inner) < 20
@@ -123,6 +139,7 @@ def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
     in mixed case; ``values`` of a copy requirement are the longer quotes that contain it (its
     words inside them do not count as showing it)."""
     found: dict[tuple[str, str], Requirement] = {}
+    fields: list[Requirement] = []
     for run in _runs(text):
         role = _role(text, run[0][1] - 1)
         for inner, start, end in run:
@@ -132,6 +149,15 @@ def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
             req = _one(text, inner, start, end, listed, source)
             if req is None:
                 continue
+            if req.role == "field" and fields and fields[-1].span.end >= start - 40:
+                fields[-1].values.append(req.label)  # one form: its fields are one demand
+                fields[-1].key = "form fields"
+                fields[-1].text = f"Form fields {', '.join(f'“{x}”' for x in fields[-1].values)}"
+                fields[-1].span = span(text, fields[-1].span.start, end + 1, source)
+                continue
+            if req.role == "field":
+                req.values = [req.label]
+                fields.append(req)
             req.sentence_end = req.punct.startswith(".") and (
                 _title_like(req.label)
                 or (len(run) > 1 and any(not q.rstrip().endswith(".") for q, _, _ in run))
@@ -282,6 +308,17 @@ def _build(text, inner, start, end, role, source) -> Requirement | None:
             label=label,
             role="nav",
             text=f"Nav link “{label}”",
+            span=where,
+            severity="major",
+        )
+    if role == "field" and len(label) <= 80:
+        return Requirement(
+            id="",
+            kind="widget",
+            key=label,
+            label=label,
+            role="field",
+            text=f"An input field “{_short(label)}”",
             span=where,
             severity="major",
         )
