@@ -464,6 +464,19 @@ def main(argv: list[str] | None = None) -> int:
     probe = StallProbe()
     walk = Walk(Path(args.out), probe, args.format)
     watchdog = None
+    heavy: list[str] = []  # who imported the OpenAI SDK (~0.3–1.7 s), on which thread
+    if args.where:
+
+        def on_import(event: str, args_: tuple) -> None:
+            if event == "import" and args_[0] == "openai" and not heavy:
+                import threading
+                import traceback
+
+                ours = [f for f in traceback.extract_stack() if "/mmstudio/" in f.filename]
+                where = " ← ".join(f"{Path(f.filename).name}:{f.lineno}" for f in ours[::-1][:6])
+                heavy.append(f"{threading.current_thread().name}: {where}")
+
+        sys.addaudithook(on_import)
     if args.where:  # the loop thread's stack while it holds the loop (benchmarks/gui_stall.py)
         sys.path.insert(0, str(ROOT / "benchmarks"))
         from gui_stall import Watchdog
@@ -489,6 +502,7 @@ def main(argv: list[str] | None = None) -> int:
         watchdog.stop.set()
         for place, samples in watchdog.where.most_common(15):
             print(f"  loop held at {place}: {samples * 10} ms sampled")
+        print(f"  openai imported by {heavy[0] if heavy else 'nothing'}")
     print(
         f"{len(walk.steps)} steps, {len(failed)} failed; longest stall "
         f"{summary['longest_stall_ms']} ms ({summary['stalls_over_100ms']} over 100 ms; median "

@@ -61,7 +61,7 @@ class IssuesPanel(QWidget):
         self.heading.setWordWrap(True)
         self.heading.setObjectName("issues-heading")
         self.list = QListWidget(self)
-        self.list.setIconSize(QSize(96, 64))
+        self.list.setIconSize(QSize(128, 80))
         self.list.setWordWrap(True)
         self.list.setSpacing(3)  # one issue from the next
         self.list.setAlternatingRowColors(True)

@@ -60,7 +60,14 @@ _ACTIVE = ("queued", "running")
 # what a first offline generate / evaluate / refine imports beyond the window's own imports
 # (measured); imported in a worker at start-up. Not the model providers: openai alone takes
 # ~1.7 s of CPU to import, paid only by a designer who chose it.
-_PREWARM = ("playwright.async_api", "axe_playwright_python")
+_PREWARM = (
+    "playwright.async_api",
+    "axe_playwright_python",
+    # the head check (after an undo, a refine, a plan edit): the critic and its rules
+    "mmstudio.studio.head_check",
+    "mmstudio.feedback.critic",
+    "mmstudio.feedback.condition_judge",
+)
 _PREWARM_PACKAGES = ("mmstudio.providers.offline",)
 
 
