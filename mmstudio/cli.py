@@ -427,6 +427,8 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
 
 def cmd_feedback(args: argparse.Namespace) -> int:
+    if result.get("usage"):
+        text += "\n  usage: " + ", ".join(f"{k} {v}" for k, v in result["usage"].items() if v)
     """One feedback turn. Exit 0: committed and every checked requirement passes; 3: committed,
     but some requirement still fails after the repair pass (listed as FAIL, and in the JSON's
     ``failing`` with ``status`` "failing") or was not applied and does not pass (a model call

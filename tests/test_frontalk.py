@@ -321,6 +321,7 @@ async def test_replay_of_two_dialogues_scores_forgetting_exactly(
     assert summary["forgetting_rate"] == round(1 - 3 / 4, 4)  # pooled: (2 + 1) / (3 + 1)
     assert summary["at_intro"] == {"pass": 4, "fail": 2, "unchecked": 1}
     assert (summary["finished"], summary["tests"], summary["turns"]) == (2, 7, 5)
+    assert summary["usage"]["calls"] > 0  # one bundle for the whole replay: its spend
 
     judged = [r.text() for r in server.log("chat") if r.schema_name() == "JudgedList"]
     assert "`t1.r1` (behaviour)" in judged[0] and 'id="reveal"' in judged[0]
@@ -332,7 +333,7 @@ async def test_replay_of_two_dialogues_scores_forgetting_exactly(
 
     asked = len(server.log("chat"))
     again = await run_frontalk(dialogue_file, out, options=options)
-    assert (again["ran_now"], again["resumed"]) == (0, 2)
+    assert (again["ran_now"], again["resumed"]) == (0, 2) and again["usage"] is None
     assert len(server.log("chat")) == asked
     assert again["forgetting_rate"] == summary["forgetting_rate"]
 

@@ -472,3 +472,60 @@ async def test_the_feedback_judge_sends_the_screenshot_only_to_a_model_that_sees
     [request] = server.log("chat")
     sent = json.dumps(request.json["messages"])
     assert ("image_url" in sent) is vision
+
+
+async def test_reflection_routes_a_judged_layout_and_image_issue_to_global_and_local_refines(
+    tmp_path,
+    server,  # noqa: F811
+):
+    """The judge reports a misplaced hero (layout → global) and plastic-looking beans (image,
+    asset-side → local); each refine is kept only once the re-judged trial no longer shows it."""
+    import base64
+
+    original = tiny_png()
+    project = new_project(tmp_path, image=original)
+    seen = base64.b64encode(original).decode()
+    low_hero = tiny_png((95, 64))
+    low = base64.b64encode(low_hero).decode()
+
+    async def measure(page: Path, plan, out: Path) -> Report:
+        report = await measured()(page, plan, out)
+        (out / "crops").mkdir(parents=True, exist_ok=True)
+        patched = PAGE_PATCH in page.read_text()  # the screenshot shows the page as it is
+        (out / "shot.png").write_bytes(tiny_png((97, 64)) if patched else low_hero)
+        (out / "crops" / f"{IMAGE}.png").write_bytes(
+            (page.parent / "assets/hero-photo.webp").read_bytes()
+        )
+        return report.model_copy(update={"render": report.render.model_copy(
+            update={"screenshot": str(out / "shot.png")})})  # fmt: skip
+
+    layout_and_refine = judge_and_refine()
+
+    def reply(request: Request) -> Reply:
+        name = request.schema_name()
+        if name == "LayoutJudgement":  # the judge sees the screenshot, not the HTML
+            penalty = {"kind": "misplaced", "element": IMAGE, "message": "The hero sits low"}
+            penalised = low in json.dumps(request.json)
+            return chat_reply(json.dumps({"penalties": [penalty] if penalised else []}))
+        if name == "AssetJudgement":
+            plastic = seen in json.dumps(request.json)
+            issues = [{"side": "asset", "message": "Beans look plastic"}] if plastic else []
+            return chat_reply(json.dumps({"issues": issues}))
+        if name == "AestheticsJudgement":
+            grades = ("balance_spacing", "typography", "colour", "clarity_polish", "overall")
+            return chat_reply(json.dumps(dict.fromkeys(grades, 0.8) | {"notes": []}))
+        return layout_and_refine(request)
+
+    server.chat_responder = reply
+    models = Models(fast_settings(server))
+    result = await RefineService(project, evaluator=measure, models=models).reflect(2)
+    await models.aclose()
+    accepted = {(o.level, o.element) for o in result.outcomes if o.outcome == "accepted"}
+    assert accepted == {("global", None), ("local", IMAGE)}, [o.reason for o in result.outcomes]
+    assert (
+        len(server.log("images.edit")) == 1
+        and "Beans look plastic" in (server.log("images.edit")[0].form["prompt"])
+    )
+    assert result.after > result.before
+    report = Project.open(project.root).read_report()
+    assert judged(report) and not [i for i in report.issues if i.source == "judge"]

@@ -357,8 +357,10 @@ async def run_frontalk(
     finally:
         await models.close()
     summary = summarise(records, options, source=str(path))
+        spent = models.bundle.usage.summary() if models.bundle is not None else None
     summary["ran_now"], summary["resumed"] = ran, len(dialogues) - ran
     summary["wall_seconds"] = round(time.perf_counter() - started, 3)
+    summary["usage"] = spent["total"] if spent and spent["calls"] else None  # all dialogues
     summary["files"] = {"json": str(out_dir / "summary.json"), "md": str(out_dir / "summary.md")}
     atomic.write_text(out_dir / "summary.md", markdown(summary))
     atomic.write_json(out_dir / "summary.json", {"summary": summary, "dialogues": records})
