@@ -210,10 +210,15 @@ async def _scenario(window, qtbot) -> None:
     qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=QPoint(end.x() + 12, start.y()))
     assert canvas.marks[0].notes == ["pie chart"]
     qtbot.mouseClick(dialog.send_button, Qt.MouseButton.LeftButton)
-    jobs = [j for j in window.session.jobs.jobs.values() if j.kind == "feedback"]
+    assert not dialog.send_button.isEnabled()  # the marks are saved off the GUI thread first
+    for _ in range(100):
+        jobs = [j for j in window.session.jobs.jobs.values() if j.kind == "feedback"]
+        if jobs:
+            break
+        await asyncio.sleep(0.05)
     assert jobs and jobs[0].state in ("queued", "running")
     await window.session.jobs.wait(jobs[0].id)
-    for _ in range(40):
+    for _ in range(200):  # the state reads the turn's version off the GUI thread
         await asyncio.sleep(0.05)
         if dialog.requirements.count() and window.turns_panel.requirement_lines():
             break
