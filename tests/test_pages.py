@@ -164,6 +164,22 @@ def test_a_page_the_brief_only_names_gets_its_own_sections_and_home_keeps_a_hero
     assert any(s.kind == "form" for s in plan.page_sections("contact"))
 
 
+def test_a_listed_site_keeps_its_name_and_its_parts_and_no_page_name_becomes_a_section():
+    plan = plan_from_prompt(
+        "A multi-page site for Nove, a cafe in Porto, with Home, Menu, About, Events and Contact "
+        "pages: a hero photo on the home page, a menu of coffees with prices, the founder's "
+        "story, a list of tasting events and a contact form."
+    )
+    assert plan.title == "Nove"
+    assert [p.title for p in plan.pages] == ["Nove", "Menu", "About", "Events", "Contact"]
+    header = next(s for s in plan.sections if s.kind == "header")
+    assert header.nav_items == ["Home", "Menu", "About", "Events", "Contact"]
+    assert not [s.title for s in plan.sections if s.title in ("Home", "Multi-page")]
+    assert any(s.kind == "hero" and s.element_ids for s in plan.page_sections("home"))
+    assert any(s.kind == "pricing" for s in plan.page_sections("menu"))
+    assert any(s.kind == "form" for s in plan.page_sections("contact"))
+
+
 # --- layout -----------------------------------------------------------------------------------
 
 

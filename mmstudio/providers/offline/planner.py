@@ -54,6 +54,9 @@ def plan_from_prompt(prompt: str) -> DesignPlan:
 def _plan(prompt: str, *, paginate: bool) -> DesignPlan:
     if not prompt or not prompt.strip():
         raise ValueError("the design prompt is empty")
+    asked = ""
+    if paginate and site_pages.asked_pages(prompt):
+        asked, prompt = prompt, site_pages.without_page_lists(prompt)
     prose, dataset = pt.split_dataset(prompt)
     units = pt.split_units(prose)
     title = find_title(prose)
@@ -78,8 +81,9 @@ def _plan(prompt: str, *, paginate: bool) -> DesignPlan:
         layout["column_ratio"] = directives.page_ratio(units)
     layout["text_colours"] = colours.text_colours(prose, layout["palette"])
     plan = assemble(title, page_kind, layout, drafts, tables)
-    if paginate:
-        plan = site_pages.paginate(plan, prose, lambda brief: _plan(brief, paginate=False))
+    if asked:
+        source, _dataset = pt.split_dataset(asked)
+        plan = site_pages.paginate(plan, source, lambda brief: _plan(brief, paginate=False))
     log.debug(
         "planned %r: %d sections, %d images, %d videos, %d charts",
         plan.title,

@@ -11,8 +11,9 @@ page; a page still empty gets the sections a short brief for it would get (the p
 the header's navigation links every page (its own items kept, each item naming a page standing
 for that page's link).
 
-Public API: :func:`asked_pages` (the names, in brief order) and :func:`paginate` (the plan with
-its pages). Pure and deterministic.
+Public API: :func:`asked_pages` (the names, in brief order), :func:`without_page_lists` (the
+brief the sections are read from) and :func:`paginate` (the plan with its pages). Pure and
+deterministic.
 """
 
 from __future__ import annotations
@@ -52,9 +53,9 @@ _PLURAL = re.compile(
 )
 _LISTED = re.compile(
     r"\b(?:multi-?page|(?:\d|two|three|four|five|six|seven|eight)[- ]page)\s+(?:web)?site\b"
-    r"[^.;:]{0,40}?(?:\bwith\b|\bpages?\b|:)\s*:?\s*([^.;]+)"
-    r"|\bpages\s*(?::|\blike\b|\bsuch as\b|\bcalled\b|\bnamed\b)\s*([^.;]+)"
-    r"|\bseparate pages for\s+([^.;]+)",
+    r"(?P<mid>[^.;:]{0,40}?)(?:\bwith\b|\bpages?\b|:)\s*:?\s*(?P<a>[^.;:]+)"
+    r"|\bpages\s*(?::|\blike\b|\bsuch as\b|\bcalled\b|\bnamed\b)\s*(?P<b>[^.;:]+)"
+    r"|\bseparate pages for\s+(?P<c>[^.;:]+)",
     re.I,
 )
 _KNOWN = frozenset(PAGE_WORDS) | {"home", "homepage"}
@@ -106,7 +107,7 @@ def asked_pages(prose: str) -> list[AskedPage]:
         for name, offset in _parts(match.group(1), match.start(1)):
             found.append(AskedPage(name, offset))
     for match in _LISTED.finditer(prose):
-        group = next(g for g in (1, 2, 3) if match.group(g))
+        group = next(g for g in "abc" if match.group(g))
         for name, offset in _parts(match.group(group), match.start(group)):
             item = _ITEM.match(name)
             if item and (item.group(1)[0].isupper() or _key(item.group(1)) in _KNOWN):
@@ -120,6 +121,30 @@ def asked_pages(prose: str) -> list[AskedPage]:
         seen.add(key)
         pages.append(page)
     return pages[: MAX_PAGES - 1]
+
+
+def without_page_lists(prose: str) -> str:
+    """``prose`` with the runs that list page names ("a multi-page site with Home, Menu,
+    Contact for Nove" → "a site for Nove"; "pages: Home, About" → "pages") cut, so that the
+    planner's reading of a short brief does not take the page names for parts of the home
+    page; what follows the list ("… pages: a hero photo, …" → "… with a hero photo, …") stays."""
+    out: list[str] = []
+    position = 0
+    for match in _LISTED.finditer(prose):
+        group = next(g for g in "abc" if match.group(g))
+        tail = _TAIL.search(match.group(group))
+        end = match.start(group) + (tail.start() if tail else len(match.group(group)))
+        rest = prose[end : match.end()]
+        lead = "site" + (match.group("mid") or "").rstrip(" ,") if group == "a" else "pages"
+        after = prose[match.end() :].lstrip()
+        if after.startswith(":") and not rest.strip():
+            out.append(prose[position : match.start()] + lead + " with ")
+            position = len(prose) - len(after[1:].lstrip())
+            continue
+        out.append(prose[position : match.start()] + lead + rest)
+        position = match.end()
+    out.append(prose[position:])
+    return "".join(out)
 
 
 def _parts(text: str, offset: int) -> list[tuple[str, int]]:
@@ -332,8 +357,9 @@ def _fresh(base: str, taken: set[str]) -> str:
 
 
 def _nav(sections: list[Section], pages: list[PagePlan]) -> tuple[list[Section], list[PagePlan]]:
-    """The shared header's nav links every page: its items naming a page (by name or by where
-    their section went) stand for that page's link (the label kept), the other items stay;
+    """The shared header's nav links every page: its items naming a page (by name, the label
+    kept; or by where their section went, then labelled with the page's name) stand for that
+    page's link, the other items stay;
     pages no item names are added, Home first. A plan without a shared header or footer gets
     one (the footer repeats the page links)."""
     header = next((s for s in sections if s.kind == "header" and s.page is None), None)
@@ -357,6 +383,9 @@ def _nav(sections: list[Section], pages: list[PagePlan]) -> tuple[list[Section],
         if page is not None:
             if page.id in labels:
                 continue
+            # an item naming the page keeps its words; one that only led to a section now on
+            # that page ("List of tasting events" → the Events page) takes the page's name
+            item = item if by_key.get(key) is page else page.title
             labels[page.id] = item
         items.append(item)
     missing = [p for p in pages if p.id not in labels]
