@@ -527,3 +527,17 @@ def test_form_fields_named_in_the_brief_must_be_inputs():
     ]
     form = PageFacts(text="Your Name", blocks=[line], widgets={"inputs": inputs})
     assert check_all([fields], form)[0].status == "pass"
+
+
+def test_a_card_s_colour_is_read_behind_its_title_and_a_border_colour_is_no_text_colour():
+    brief = (
+        "A pale mustard card with a sun icon and the title “Mindful Moments” about breathing.\n"
+        "The right card, with a thicker border in forest green, is labeled “Studio”."
+    )
+    reqs = [r for r in extract(brief) if r.kind == "palette" and r.role.startswith("element")]
+    assert [(r.key, r.role) for r in reqs] == [("mustard", "element-fill")]
+    mustard = [214, 170, 60, 1]
+    title = TextBlock(tag="h3", text="Mindful Moments", background=[0, 0, 0, 0], backdrop=mustard)
+    assert check_all(reqs, _page(title))[0].status == "pass"
+    plain = TextBlock(tag="h3", text="Mindful Moments", background=[0, 0, 0, 0], backdrop=[255] * 4)
+    assert check_all(reqs, _page(plain))[0].status == "fail"

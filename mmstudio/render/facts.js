@@ -80,6 +80,15 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
     if (shown(inp) && inp.value) { textParts.push(' ' + inp.value + ' '); textOwners.add(inp); }
   }
 
+  // the colour behind an element's text: its own fill or the nearest opaque ancestor's
+  const backdropOf = (el) => {
+    for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+      const c = rgba(getComputedStyle(e).backgroundColor);
+      if (c && c[3] >= 0.3) return c;
+    }
+    return null;
+  };
+
   // blocks: elements whose whole text is short (labels, links, buttons, headings, cells)
   const blocks = [];
   const candidates = new Set();
@@ -99,7 +108,7 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
       button: buttonLike(el, cs),
       heading: /^h[1-6]$/.test(tag), header: inHeader(el),
       owner: ownerOf(el), section: sectionOf(el),
-      background: rgba(cs.backgroundColor), color: rgba(cs.color),
+      background: rgba(cs.backgroundColor), backdrop: backdropOf(el), color: rgba(cs.color),
       font: cs.fontFamily, fontSize: parseFloat(cs.fontSize), fontWeight: parseInt(cs.fontWeight, 10) || 400,
     });
   }

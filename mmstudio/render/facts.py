@@ -30,6 +30,8 @@ class TextBlock(_Probe):
     owner: str | None = None
     section: str | None = None
     background: list[float] | None = None
+    #: the colour behind the text: its own fill or the nearest opaque ancestor's (rgba)
+    backdrop: list[float] | None = None
     color: list[float] | None = None
     font: str = ""
     font_size: float = 16

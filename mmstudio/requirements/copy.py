@@ -10,7 +10,9 @@ period inside the quotes is not part of the label.
 
 from __future__ import annotations
 
+import bisect
 import re
+from functools import lru_cache
 
 from .model import Requirement
 from .text import fold, font_names, loose, quotes, span, strip_label
@@ -131,6 +133,13 @@ _FONT_BEFORE = re.compile(
 
 
 def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
+    """Copy, label, nav and field requirements of every quoted string (see :func:`_extract`);
+    fresh objects each call, read once per text."""
+    return [r.model_copy(deep=True) for r in _extract(text, source)]
+
+
+@lru_cache(maxsize=8)
+def _extract(text: str, source: str) -> tuple[Requirement, ...]:
     """Copy, label and nav requirements of every quoted string (ids ``copy-N`` …), then one
     ``repeat`` requirement per quote the brief places in several paragraphs (a brand in the
     header and the footer, a CTA in the hero and the closing band).
@@ -167,7 +176,7 @@ def extract_copy(text: str, source: str = "prompt") -> list[Requirement]:
                 kept.label = kept.key = req.label  # the capitals are the demand
     reqs = list(found.values())
     _containers(text, reqs)
-    return reqs + _repeats(text, reqs, source)
+    return tuple(reqs + _repeats(text, reqs, source))
 
 
 _SMALL = {"a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "&"}
@@ -185,10 +194,10 @@ def _capitals(label: str) -> bool:
     return len(letters) >= 3 and all(c.isupper() for c in letters)
 
 
-def _paragraphs(text: str, label: str) -> set[int]:
-    """The paragraphs (line numbers) of ``text`` where ``label`` is quoted."""
-    want = fold(label)
-    return {text.count("\n", 0, s) for q, s, _ in quotes(text) if fold(strip_label(q)) == want}
+def _line_of(text: str):
+    """A function: offset of ``text`` → its line (paragraph) number, in O(log n)."""
+    breaks = [i for i, c in enumerate(text) if c == "\n"]
+    return lambda at: bisect.bisect_left(breaks, at)
 
 
 def _containers(text: str, reqs: list[Requirement]) -> None:
@@ -196,13 +205,15 @@ def _containers(text: str, reqs: list[Requirement]) -> None:
     stand in another paragraph (“Galaxy Doodles” inside “Upload assets: Galaxy Doodles pack”) —
     not a quote's own parts described beside it (“Level Up Your” in “Level Up Your Creative
     Superpowers”)."""
+    line = _line_of(text)
     longer: dict[str, set[int]] = {}
     for q, start, _ in quotes(text):
-        longer.setdefault(loose(strip_label(q)), set()).add(text.count("\n", 0, start))
+        longer.setdefault(loose(strip_label(q)), set()).add(line(start))
     for req in reqs:
         if req.kind != "copy":
             continue
-        want, own = f" {loose(req.label)} ", _paragraphs(text, req.label)
+        want = f" {loose(req.label)} "
+        own = longer.get(want.strip(), set())
         req.values = sorted(
             c for c, where in longer.items()
             if want in f" {c} " and c != want.strip() and not where & own
@@ -222,6 +233,7 @@ def _repeats(text: str, reqs: list[Requirement], source: str) -> list[Requiremen
     by_label = {fold(r.label): r for r in reqs if r.kind in ("copy", "label", "nav")}
     seen: dict[str, set[int]] = {}
     out: list[Requirement] = []
+    line_of = _line_of(text)
     for run in _runs(text):
         again: list[tuple[Requirement, int]] = []
         for inner, start, _ in run:
@@ -231,7 +243,7 @@ def _repeats(text: str, reqs: list[Requirement], source: str) -> list[Requiremen
             if req is None or req.role == "in-image" or len(req.label) > 120:
                 continue
             places = seen.setdefault(fold(req.label), set())
-            line = text.count("\n", 0, start)
+            line = line_of(start)
             if places and line not in places:
                 again.append((req, len(places) + 1))
             places.add(line)

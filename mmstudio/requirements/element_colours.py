@@ -29,6 +29,12 @@ _FILL = re.compile(
     re.I,
 )
 _STROKE = re.compile(r"^[\s-]*(?:border|outline|stroke|frame|rule|underline|line)s?\b", re.I)
+#: "a thicker border in forest green", "outlined in coral": the colour of a stroke
+_STROKE_BEFORE = re.compile(
+    r"\b(?:border|outline|stroke|frame|rule|underline)s?\s+(?:in|of)\s+(?:an?\s+)?(?:[a-z-]+\s+)?$"
+    r"|\boutlined\s+in\s+(?:[a-z-]+\s+)?$",
+    re.I,
+)
 _CUT = re.compile(r"[.;\n]|“|\"")
 _GREYS = ("grey", "gray", "light grey", "light gray", "dark grey", "dark gray")
 
@@ -99,12 +105,13 @@ def extract_element_colours(text: str, source: str = "prompt") -> list[Requireme
 def _colour_word(pattern, after: str, before: str):
     """The colour word that names the element's text or fill — the first after the quotes,
     else the last before them — skipping colours of a border, outline or rule (not checked)."""
-    for m in pattern.finditer(after):
-        if not _STROKE.match(after[m.end() :]):
-            return m, after
-    for m in reversed(list(pattern.finditer(before))):
-        if not _STROKE.match(before[m.end() :]):
-            return m, before
+    for clause in (after, before):
+        hits = list(pattern.finditer(clause))
+        for m in hits if clause is after else reversed(hits):
+            if not _STROKE.match(clause[m.end() :]) and not _STROKE_BEFORE.search(
+                clause[max(0, m.start() - 30) : m.start()]
+            ):
+                return m, clause
     return None, ""
 
 
@@ -149,7 +156,8 @@ def check_element_colour(req: Requirement, facts: PageFacts) -> RequirementResul
     for block in _innermost(blocks) if not fill else blocks:
         colour = block.background if fill else block.color
         if fill and (colour is None or colour[3] < 0.3):
-            colour = facts.page_background  # an outline button shows the page through it
+            # what shows behind the text: the card or band around it, else the page
+            colour = block.backdrop or facts.page_background
         if colour is None:
             continue
         if same_family(colour, req.label):
