@@ -353,9 +353,7 @@ def _open_editor(
 
 def _send(window, text: str, annotation: Annotation, png: Path):
     """Run the turn as a ``feedback`` job; the editor follows it and the window refreshes."""
-    from mmstudio.studio.feedback import FeedbackService
-
-    service = FeedbackService(window.session.project, window.session.jobs)
+    service = window.session.feedback()  # with the project's model bundle, if it has one
     job = service.submit(text, annotation, png)
     dialog = window.annotator
 

@@ -246,7 +246,6 @@ class ProjectCommands:
         Returns whether it will start (False: nothing to do; a notice says why)."""
         from mmstudio.feedback import Annotation
         from mmstudio.feedback.annotation import Shape
-        from mmstudio.studio.feedback import FeedbackService
 
         project = self.session.project
         text = text.strip()
@@ -272,7 +271,7 @@ class ProjectCommands:
                 annotation.shapes.append(
                     Shape(id="s1", kind="rect", x=x - 4, y=y - 4, w=w + 8, h=h + 8)
                 )
-            service = FeedbackService(project, self.session.jobs)
+            service = self.session.feedback()  # the project's model bundle, if it has one
             job = service.submit(text, annotation if annotation.shapes else None)
             self.instructed[job.id] = element
             log.info("instruction for %s: %s (%s)", element or "the page", text, job.id)
