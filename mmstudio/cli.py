@@ -1,7 +1,9 @@
 """The ``mmstudio`` command line: the same services the desktop app uses.
 
 Every command has ``--help``, prints JSON with ``--json``, and on failure exits non-zero with one
-line ``mmstudio: error: <reason>`` on stderr (tracebacks only with ``--debug``).
+line ``mmstudio: error: <reason>`` on stderr (tracebacks only with ``--debug``). Only a
+:class:`~mmstudio.project.errors.UserError` is such a failure (exit 1); any other exception is a
+bug: one ``mmstudio: internal error`` line naming the file that holds its traceback, exit 70.
 """
 
 from __future__ import annotations
@@ -16,16 +18,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from mmstudio import __version__
-from mmstudio.project import Project, ProjectError
-from mmstudio.project.errors import first_line
-from mmstudio.project.export import ExportError, export_site, hygiene_problems
+from mmstudio.project import Project
+from mmstudio.project.errors import InputError, UserError, one_line, read_input
+from mmstudio.project.export import export_site, hygiene_problems
 from mmstudio.project.lock import writer_lock
+from mmstudio.project.runs import Runs, record_usage
 from mmstudio.project.store import MANIFEST
 from mmstudio.project.workspace import Workspace
-from mmstudio.providers.base import DesignerError
 from mmstudio.providers.doctor import endpoint_checks
 from mmstudio.providers.registry import PROVIDERS
 from mmstudio.providers.settings import add_provider_arguments, settings_from_args
@@ -36,7 +36,7 @@ log = logging.getLogger("mmstudio")
 _WRITERS = {"cmd_refine", "cmd_feedback", "cmd_undo", "cmd_redo", "cmd_restore"}
 # ... and so does ``evaluate`` when its path is a project (it writes the project's report.json)
 _PROJECT_WRITERS = {"cmd_evaluate": "path"}
-_USER_ERRORS = (ValueError, ProjectError, ExportError, DesignerError, FileNotFoundError, OSError)
+_INTERNAL_ERROR = 70  # EX_SOFTWARE (sysexits.h): a bug, not the user's input
 
 
 def _emit(args: argparse.Namespace, value: dict, text: str) -> None:
@@ -78,14 +78,20 @@ def _run(coro):
 def _run_with_models(args: argparse.Namespace, work):
     """Run ``await work(models)`` with the model bundle of ``args.provider`` (None offline),
     made from the flags, on one event loop and closed there; what the models spent is printed
-    on stderr (``usage: …``) — on failure with the error line (``exc.usage``)."""
+    on stderr (``usage: …``) — on failure with the error line (``exc.usage``) — and kept in
+    the changed project's ``usage`` table (:func:`~mmstudio.project.runs.record_usage`)."""
     from mmstudio.studio.bundle import usage_line, usage_summary, using_models
 
     settings = settings_from_args(args) if args.provider == "openai" else None
 
     async def run():
         async with using_models(args.provider, settings) as models:
-            result = await work(models)
+            try:
+                result = await work(models)
+            finally:  # what the calls cost, kept in the project's usage table (failed too)
+                root = _written_project(args)
+                if models is not None and root is not None and (root / MANIFEST).is_file():
+                    record_usage(root, args.command, models.usage.as_rows())
             line = usage_line(usage_summary(models))
             if line:
                 print(f"usage: {line}", file=sys.stderr)
@@ -97,17 +103,7 @@ def _run_with_models(args: argparse.Namespace, work):
 def _read_prompt(args: argparse.Namespace) -> str:
     if args.prompt is not None:
         return args.prompt
-    path = Path(args.prompt_file).expanduser()
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ValueError(f"cannot read the prompt file {path}: {exc.strerror}") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(
-            f"{args.prompt_file} is not UTF-8 text (byte {exc.start}); save it as UTF-8"
-        ) from None
+    return read_input(Path(args.prompt_file).expanduser(), "the prompt file")
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -289,6 +285,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     project = Project.open(Path(args.project))
+    if args.jobs:
+        return _jobs_history(args, project)
     versions = project.history.list()
     rows = [
         {
@@ -310,6 +308,36 @@ def cmd_history(args: argparse.Namespace) -> int:
         for r in rows
     ]
     _emit(args, {"versions": rows}, "\n".join(lines) or "no versions yet")
+    return 0
+
+
+def _jobs_history(args: argparse.Namespace, project: Project) -> int:
+    """``history --jobs``: the jobs run on the project (the app's and the services'), oldest
+    first, with how each ended."""
+    jobs = Runs(project.root).jobs()
+    lines = [
+        f"{j.job:>8}  {j.kind:<12} {(j.element or 'page'):<16} {j.level or '-':<7} "
+        f"{'-' if j.seconds is None else format(j.seconds, '.1f'):>6} s  {j.status}"
+        + (f": {j.error}" if j.error else "")
+        for j in jobs
+    ]
+    rows = [j.model_dump() | {"seconds": j.seconds} for j in jobs]
+    _emit(args, {"jobs": rows}, "\n".join(lines) or "no jobs recorded yet")
+    return 0
+
+
+def cmd_usage(args: argparse.Namespace) -> int:
+    """``usage PROJECT``: the model calls recorded for the project, summed per run, stage or
+    model (tokens, images, video seconds, USD over the priced calls)."""
+    project = Project.open(Path(args.project))
+    totals = Runs(project.root).usage_totals(args.by)
+    lines = [
+        f"{key:<12} calls {t['calls']}, tokens {t['input_tokens']} in / {t['output_tokens']} "
+        f"out, images {t['images']}, video {t['video_seconds']:.1f} s, "
+        f"USD {t['cost_usd']:.4f}" + (f" ({t['unpriced']} unpriced)" if t["unpriced"] else "")
+        for key, t in totals.items()
+    ]
+    _emit(args, {"by": args.by, "usage": totals}, "\n".join(lines) or "no model calls recorded")
     return 0
 
 
@@ -340,10 +368,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     num = _num
     if args.frontalk:
         if args.prompts:
-            raise ValueError("give either PROMPTS.jsonl or --frontalk FILE, not both")
+            raise InputError("give either PROMPTS.jsonl or --frontalk FILE, not both")
         return _bench_frontalk(args)
     if not args.prompts:
-        raise ValueError("give a PROMPTS.jsonl file (or --frontalk FILE for FronTalk dialogues)")
+        raise InputError("give a PROMPTS.jsonl file (or --frontalk FILE for FronTalk dialogues)")
     options = BenchOptions(
         provider=args.provider,
         rounds=args.rounds,
@@ -402,6 +430,8 @@ def _bench_frontalk(args: argparse.Namespace) -> int:
         f"{_num(result.get('checked_forgetting_rate'))}\n"
         f"  summary: {result['files']['md']}"
     )
+    if result.get("usage"):
+        text += "\n  usage: " + ", ".join(f"{k} {v}" for k, v in result["usage"].items() if v)
     _emit(args, result, text)
     return 0
 
@@ -427,8 +457,6 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
 
 def cmd_feedback(args: argparse.Namespace) -> int:
-    if result.get("usage"):
-        text += "\n  usage: " + ", ".join(f"{k} {v}" for k, v in result["usage"].items() if v)
     """One feedback turn. Exit 0: committed and every checked requirement passes; 3: committed,
     but some requirement still fails after the repair pass (listed as FAIL, and in the JSON's
     ``failing`` with ``status`` "failing") or was not applied and does not pass (a model call
@@ -562,6 +590,20 @@ def _project_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("project", help="project folder")
 
 
+def _history_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("project", help="project folder")
+    p.add_argument(
+        "--jobs", action="store_true", help="list the jobs run on the project, not its versions"
+    )
+
+
+def _usage_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("project", help="project folder")
+    p.add_argument(
+        "--by", choices=("run", "stage", "model"), default="run", help="sum per (default: run)"
+    )
+
+
 def _restore_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("project", help="project folder")
     p.add_argument("version", help="version id (or a unique prefix of ≥ 4 characters)")
@@ -638,7 +680,8 @@ _COMMANDS: list[tuple[str, Callable[[argparse.Namespace], int], str, Callable]] 
         _evaluate_args,
     ),
     ("export", cmd_export, "write the project's site as a self-contained folder", _export_args),
-    ("history", cmd_history, "list the project's versions", _project_arg),
+    ("history", cmd_history, "list the project's versions (--jobs: its jobs)", _history_args),
+    ("usage", cmd_usage, "the model calls, tokens and cost recorded for a project", _usage_args),
     ("restore", cmd_restore, "make an earlier version current", _restore_args),
     ("refine", cmd_refine, "refine elements or the page at one level", _refine_args),
     ("undo", cmd_undo, "move the project back to the previous version", _project_arg),
@@ -683,15 +726,54 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `mmstudio history P | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except _USER_ERRORS as exc:
+    except UserError as exc:
         if args.debug:
             raise
-        spent = getattr(exc, "usage", None)  # what the model calls cost before the failure
-        if isinstance(spent, dict) and spent.get("calls"):
-            total = ", ".join(f"{k} {v}" for k, v in spent["total"].items() if v)
-            print(f"mmstudio: usage before the failure: {total}", file=sys.stderr)
-        print(f"mmstudio: error: {_one_line(exc)}", file=sys.stderr)
+        _spent(exc)
+        print(f"mmstudio: error: {one_line(exc)}", file=sys.stderr)
         return 1
+    except Exception as exc:  # a bug: its traceback goes to a file the user can send us
+        if args.debug:
+            raise
+        _spent(exc)
+        where = _save_traceback(exc)
+        print(
+            f"mmstudio: internal error (a bug, please report it): {one_line(exc, 200)}; "
+            f"the traceback is in {where}",
+            file=sys.stderr,
+        )
+        return _INTERNAL_ERROR
+
+
+def _spent(exc: BaseException) -> None:
+    """Print what the model calls cost before the failure (``exc.usage``), if they cost."""
+    spent = getattr(exc, "usage", None)
+    if isinstance(spent, dict) and spent.get("calls"):
+        total = ", ".join(f"{k} {v}" for k, v in spent["total"].items() if v)
+        print(f"mmstudio: usage before the failure: {total}", file=sys.stderr)
+
+
+def _save_traceback(exc: BaseException) -> str:
+    """Write ``exc``'s traceback under the user's log folder (``MMSTUDIO_LOG_DIR`` or the
+    platform's, e.g. ``~/.local/state/mmstudio/log``); returns the file's path, or "stderr"
+    (printed there) when the folder cannot be written."""
+    import time
+    import traceback
+
+    import platformdirs
+
+    text = "".join(traceback.format_exception(exc))
+    folder = os.environ.get("MMSTUDIO_LOG_DIR") or platformdirs.user_log_dir(
+        "mmstudio", appauthor=False
+    )
+    path = Path(folder) / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"mmstudio {__version__}: {' '.join(sys.argv)}\n{text}", encoding="utf-8")
+    except OSError:
+        print(text, file=sys.stderr, end="")
+        return "stderr"
+    return str(path)
 
 
 def _written_project(args: argparse.Namespace) -> Path | None:
@@ -704,9 +786,3 @@ def _written_project(args: argparse.Namespace) -> Path | None:
         path = Path(getattr(args, _PROJECT_WRITERS[name])).expanduser()
         return path if (path / MANIFEST).is_file() else None
     return None
-
-
-def _one_line(exc: BaseException) -> str:
-    if isinstance(exc, ValidationError) and exc.errors():
-        return f"{exc.title}: {first_line(exc)}"  # which model was malformed
-    return first_line(exc)

@@ -49,11 +49,13 @@ from test_providers_e2e import (  # noqa: F401  (env is a fixture)
     responder,
 )
 
-from mmstudio.cli import _one_line, main
+from mmstudio.cli import main
 from mmstudio.evaluate import evaluate
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project
+from mmstudio.project.errors import one_line
 from mmstudio.project.export import ExportError, export_site
+from mmstudio.project.runs import Runs
 from mmstudio.providers.base import DesignerError
 from mmstudio.refine import Change, html_edit
 from mmstudio.refine.apply import SiteEditor
@@ -113,7 +115,7 @@ def test_the_corpus_is_complete():
 def test_a_malformed_plan_is_one_line_naming_the_problem(case):
     with pytest.raises(ValidationError) as caught:
         DesignPlan.model_validate_json((HARDENING / "plans" / case).read_bytes())
-    line = _one_line(caught.value)
+    line = one_line(caught.value)
     assert PLAN_CASES[case] in line
     assert "\n" not in line and "errors.pydantic.dev" not in line
 
@@ -150,10 +152,10 @@ def test_a_huge_plan_is_refused_quickly(case):
     with pytest.raises(ValidationError) as caught:
         DesignPlan.model_validate_json(text)
     assert time.monotonic() - started < 2
-    assert message in _one_line(caught.value)
+    assert message in one_line(caught.value)
 
 
-def test_a_damaged_plan_in_a_project_is_one_line(tmp_path, capsys):
+def test_a_damaged_plan_in_a_project_isone_line(tmp_path, capsys):
     project = Project.create(tmp_path / "p", prompt="x", provider="offline", title="T")
     project.plan_path.write_text((HARDENING / "plans" / "truncated.json").read_text())
     assert main(["evaluate", str(project.root)]) == 1
@@ -176,7 +178,7 @@ def test_any_accepted_save_path_stays_inside_assets(tail):
     try:
         plan = DesignPlan.model_validate(data)
     except ValidationError as exc:
-        assert "\n" not in _one_line(exc)
+        assert "\n" not in one_line(exc)
         return
     path = plan.images[0].save_path
     parts = PurePosixPath(path).parts
@@ -219,7 +221,7 @@ def test_any_value_in_any_field_validates_or_is_a_validation_error(where, value)
     try:
         DesignPlan.model_validate(data)
     except ValidationError as exc:
-        assert "\n" not in _one_line(exc)
+        assert "\n" not in one_line(exc)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -608,6 +610,7 @@ def test_the_api_key_is_in_no_file_a_run_writes(tmp_path, server, monkeypatch, c
     project = tmp_path / "ember"
     new = ["new", str(project), "--provider", "openai", "--prompt", PROMPT, "--rounds", "0"]
     assert main([*new, "--no-evaluate", "--debug"]) == 0
+    assert "new" in {row.run for row in Runs(project).usage()}  # the run's calls are kept
     assert main(["evaluate", str(project), "--provider", "openai"]) in (0, 1)  # judge: 500s
     assert main(["evaluate", str(project / "site")]) == 0  # screenshots in the user cache
     assert main(["refine", str(project), "--level", "global", "--instruction", "bolder"]) == 0

@@ -19,6 +19,7 @@ from statistics import fmean
 from pydantic import ValidationError
 
 from mmstudio.plan import HOME_PATH, DesignPlan, PagePlan
+from mmstudio.project.errors import InputError, MissingInput, first_line
 from mmstudio.render import Render, get_renderer
 from mmstudio.render.model import MediaProbe
 from mmstudio.report import Issue, PageRender, RenderInfo, Report, RequirementResult, Scores
@@ -42,13 +43,13 @@ def resolve_target(path: Path) -> tuple[Path, str, DesignPlan | None]:
     """(site folder, page file name, plan) for a project folder (``plan.json`` + ``site/``), a
     site folder (with ``index.html``) or an HTML file.
 
-    Raises FileNotFoundError or ValueError with a one-line message."""
+    Raises MissingInput (a FileNotFoundError) or InputError (a ValueError), one line."""
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"{path} does not exist")
+        raise MissingInput(f"{path} does not exist")
     if path.is_file():
         if path.suffix.lower() not in (".html", ".htm"):
-            raise ValueError(f"{path} is not an HTML file")
+            raise InputError(f"{path} is not an HTML file")
         return path.parent, path.name, None
     if (path / "site").is_dir() and (path / "site" / "index.html").is_file():
         return path / "site", "index.html", _plan(path / "plan.json")
@@ -57,7 +58,7 @@ def resolve_target(path: Path) -> tuple[Path, str, DesignPlan | None]:
     pages = sorted(path.glob("*.html"))
     if pages:
         return path, pages[0].name, None
-    raise FileNotFoundError(f"no index.html in {path} (nor a site/ folder of a project)")
+    raise MissingInput(f"no index.html in {path} (nor a site/ folder of a project)")
 
 
 def _plan(path: Path) -> DesignPlan | None:
@@ -66,7 +67,7 @@ def _plan(path: Path) -> DesignPlan | None:
     try:
         return DesignPlan.model_validate_json(path.read_text(encoding="utf-8"))
     except (ValidationError, ValueError) as exc:
-        raise ValueError(f"{path} is not a valid plan: {str(exc).splitlines()[0]}") from exc
+        raise InputError(f"{path} is not a valid plan: {first_line(exc)}") from exc
 
 
 async def evaluate(

@@ -22,6 +22,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from mmstudio.project.errors import InputError, UserError, one_line, read_input
+
 ShapeKind = Literal["pen", "rect", "ellipse", "arrow", "text"]
 SHAPE_WORDS = {
     "pen": "freehand mark",
@@ -104,10 +106,11 @@ def save(annotation: Annotation, path: Path) -> Path:
 
 
 def load(path: Path) -> Annotation:
-    """Read an annotation JSON file. Raises ValueError (one line) when it is not one; a bare list
-    of shapes is accepted too."""
+    """Read an annotation JSON file. Raises InputError (a ValueError, one line) when it is not
+    one, MissingInput (a FileNotFoundError) when it does not exist; a bare list of shapes is
+    accepted too."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_input(Path(path), "the annotation file"))
         if isinstance(data, list):
             data = {"shapes": data}
         return Annotation.model_validate(data)
@@ -115,12 +118,13 @@ def load(path: Path) -> Annotation:
         error = exc.errors()[0]
         where = ".".join(str(part) for part in error["loc"]) or "the file"
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise ValueError(
+        raise InputError(
             f"{path} is not an annotation file: {where}: {error['msg']}{more}"
         ) from None
-    except (OSError, ValueError) as exc:
-        first = (str(exc).splitlines() or [type(exc).__name__])[0]
-        raise ValueError(f"{path} is not an annotation file: {first}") from None
+    except UserError:
+        raise
+    except ValueError as exc:  # not JSON
+        raise InputError(f"{path} is not an annotation file: {one_line(exc)}") from None
 
 
 def png_path(annotation: Annotation, json_path: Path) -> Path | None:

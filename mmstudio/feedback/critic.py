@@ -21,6 +21,7 @@ from pathlib import Path
 
 from mmstudio.pipeline.chart_types import option_kind
 from mmstudio.pipeline.charts import chart_kind, script_json
+from mmstudio.project.errors import one_line
 from mmstudio.providers.base import DesignerError
 from mmstudio.refine import html_edit
 from mmstudio.render.model import Box, Render
@@ -320,7 +321,7 @@ async def critique(
             for verdict in await judge(free, m.render):
                 verdicts[verdict.requirement] = verdict
         except (DesignerError, ValueError, OSError) as exc:  # unchecked, never a lost turn
-            line = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+            line = one_line(exc, 200)
             log.warning("the judge failed: %s", line)
             verdicts.update({r.id: Verdict(r.id, None, f"unchecked: the judge failed: {line}")
                              for r in free})  # fmt: skip

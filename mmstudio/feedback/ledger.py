@@ -1,6 +1,6 @@
 """The requirement ledger: feedback turns, their requirements, every verdict per version and the
-forgetting events, in the project's ``history.sqlite`` (tables of this module's own, created on
-first use beside the versions table).
+forgetting events, in the project's ``history.sqlite`` (the ``feedback_*`` tables; they and their
+migrations are :mod:`mmstudio.project.schema`'s, run when the ledger is opened).
 
 Invariants: the database is in WAL mode (set by :class:`~mmstudio.project.versions.History`);
 each write is one transaction; a turn's row is written after its version is committed, so every
@@ -19,46 +19,9 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .requirements import Requirement
+from mmstudio.project.schema import migrate
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS feedback_turns (
-    turn INTEGER PRIMARY KEY,
-    created_at REAL NOT NULL,
-    text TEXT NOT NULL,
-    words TEXT NOT NULL,
-    annotation TEXT,
-    png TEXT,
-    base_version TEXT,
-    version TEXT,
-    route TEXT NOT NULL,
-    summary TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS feedback_requirements (
-    id TEXT PRIMARY KEY,
-    turn INTEGER NOT NULL,
-    data TEXT NOT NULL,
-    superseded_by TEXT
-);
-CREATE TABLE IF NOT EXISTS feedback_verdicts (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    created_at REAL NOT NULL,
-    requirement TEXT NOT NULL,
-    turn INTEGER NOT NULL,
-    version TEXT,
-    phase TEXT NOT NULL,
-    passed INTEGER,
-    detail TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS feedback_forgetting (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    created_at REAL NOT NULL,
-    requirement TEXT NOT NULL,
-    turn INTEGER NOT NULL,
-    detail TEXT NOT NULL,
-    repaired INTEGER NOT NULL
-);
-"""
+from .requirements import Requirement
 
 
 @dataclass
@@ -89,8 +52,7 @@ class Ledger:
 
     def __init__(self, db_path: Path) -> None:
         self.db_path = Path(db_path)
-        with self._connect() as db:
-            db.executescript(_SCHEMA)
+        migrate(self.db_path)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:

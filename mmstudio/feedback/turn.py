@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mmstudio.project import Project, atomic
-from mmstudio.project.errors import first_line
+from mmstudio.project.errors import InputError, first_line
 from mmstudio.project.workspace import Draft as Edit
 from mmstudio.project.workspace import Workspace
 from mmstudio.providers.base import DesignerError
@@ -93,8 +93,9 @@ async def default_render(site_dir: Path, width: int, out_dir: Path):
     return await get_renderer().render(site_dir, "index.html", width, out_dir, accessibility=False)
 
 
-class FeedbackError(ValueError):
-    """A turn could not run (bad input, a page that does not render); one line for the user."""
+class FeedbackError(InputError):
+    """A turn could not run (bad input, a page that does not render); one line for the user
+    (a UserError, and a ValueError as before)."""
 
 
 def check_input(text: str, annotation: Annotation | None) -> None:
@@ -337,8 +338,10 @@ class FeedbackTurn:
         cache = self.project.renders_dir / "feedback" / "last.json"
         key = self._cache_key(page, width)
         data = {"key": key, "render": render.model_dump(mode="json")}
-        with contextlib.suppress(OSError, TypeError, AttributeError):
+        try:  # only a cache: a turn never fails because it cannot be written
             atomic.write_text(cache, json.dumps(data))
+        except OSError as exc:
+            log.info("render cache %s not written: %s", cache, exc)
 
     @contextlib.asynccontextmanager
     async def _trial(self, page: str, width: int, name: str, files=None):

@@ -1,5 +1,15 @@
-"""Errors of the project layer: :class:`ProjectError` (one line for the user) and the turning of
-disk errors (a full disk, an I/O error, a read-only folder) into one."""
+"""Errors a user can act on, and the one way to say an error in one line.
+
+:class:`UserError` (``message``, ``hint``) is the base of every error that is the user's situation
+rather than a bug: bad input (:class:`InputError`: a prompt file, an annotation file, a settings
+value, a plan), a project that cannot be opened or changed (:class:`ProjectError`, a held writer
+lock :class:`ProjectLocked`), a model endpoint's refusal (``providers.errors.ProviderError``), an
+export that cannot be written. Front ends catch only ``UserError`` and print :func:`one_line`;
+anything else is a bug and keeps its traceback.
+
+This module sits at the bottom of the layers (only ``plan``/``report`` below) so that every
+package can raise these. It also turns disk errors (a full disk, an I/O error, a read-only folder)
+into a ProjectError (:func:`saving`)."""
 
 from __future__ import annotations
 
@@ -9,14 +19,43 @@ import os
 import shutil
 import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 
 from pydantic import ValidationError
 
 from mmstudio.project import atomic
 
 
-class ProjectError(Exception):
+class UserError(Exception):
+    """An error the user can fix: ``message`` (one line, what went wrong) and ``hint`` (what to
+    do about it, or ""). ``str()`` is "message; hint" (the message alone without a hint)."""
+
+    def __init__(self, message: str = "", hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message}; {self.hint}" if self.hint else str(self.message)
+
+
+class InputError(UserError, ValueError):
+    """Input the user gave cannot be used: an unreadable or non-UTF-8 file, a malformed JSON
+    document, an out-of-range value. A ValueError too, so callers that validate input keep
+    catching it as one."""
+
+
+class MissingInput(InputError, FileNotFoundError):
+    """A file or folder the user named does not exist (a FileNotFoundError too)."""
+
+
+class ProjectError(UserError):
     """A project cannot be created, opened or changed; the message is one line for the user."""
+
+
+class ProjectLocked(ProjectError):
+    """Another process holds the project's writer lock (``mmstudio refine`` while the app
+    changes the same project)."""
 
 
 @contextlib.contextmanager
@@ -56,6 +95,42 @@ def disk_reason(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror.lower()
     return first_line(exc)
+
+
+def read_input(path: Path, what: str) -> str:
+    """The text of the UTF-8 file at ``path`` (a leading BOM dropped), which the user gave as
+    ``what`` ("the prompt file"). Raises MissingInput when it does not exist, InputError when
+    it cannot be read or is not UTF-8 — one line naming ``what`` and ``path``."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise MissingInput(f"{what} {path} does not exist") from None
+    except OSError as exc:
+        raise InputError(
+            f"cannot read {what} {path}: {exc.strerror or type(exc).__name__}"
+        ) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{path} is not UTF-8 text (byte {exc.start})", "save it as UTF-8"
+        ) from None
+
+
+def one_line(exc: BaseException, limit: int | None = None) -> str:
+    """The one line a user sees for ``exc``, at most ``limit`` characters: a UserError's
+    message and hint ("message; hint"), a pydantic ValidationError as "Model: where: what",
+    anything else its first non-empty line (its type's name when it has no text)."""
+    if isinstance(exc, UserError):
+        lines = [line for line in exc.message.splitlines() if line.strip()]
+        line = lines[0] if lines else type(exc).__name__
+        if exc.hint:
+            line = f"{line}; {exc.hint}"
+    elif isinstance(exc, ValidationError) and exc.errors():
+        line = f"{exc.title}: {first_line(exc)}"  # which model was malformed
+    else:
+        line = first_line(exc)
+    return line if limit is None or len(line) <= limit else line[: limit - 1] + "…"
 
 
 def first_line(exc: BaseException) -> str:

@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from mmstudio.project import atomic
+from mmstudio.project.errors import UserError
 
 _TEXT_SUFFIXES = (".html", ".htm", ".css", ".js", ".svg", ".json")
 _EXTERNAL = re.compile(
@@ -30,7 +31,7 @@ _MACHINE_PATH = re.compile(r"file://|(?<![\w.])(?:/tmp/|/work/|/root/|/home/|/Us
 _SKIP_DIRS = {"vendor"}
 
 
-class ExportError(Exception):
+class ExportError(UserError):
     """The export cannot be written; the message is one line for the user."""
 
 

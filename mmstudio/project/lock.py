@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import ProjectError
+from .errors import ProjectLocked
 
 try:
     import fcntl
@@ -37,7 +37,7 @@ _guard = threading.Lock()
 @contextlib.contextmanager
 def writer_lock(root: Path, what: str) -> Iterator[None]:
     """Hold the project's writer lock while the block runs; ``what`` ("mmstudio refine")
-    describes the holder to whoever is refused. Raises ProjectError (one line) when another
+    describes the holder to whoever is refused. Raises ProjectLocked (one line) when another
     process holds it."""
     if fcntl is None or not root.is_dir():
         yield
@@ -62,9 +62,9 @@ def _acquire(key: Path, what: str) -> None:
         except OSError:
             holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another process"
             os.close(fd)
-            raise ProjectError(
-                f"{key.name} is being changed by another MM Studio process ({holder}); "
-                "try again when it has finished"
+            raise ProjectLocked(
+                f"{key.name} is being changed by another MM Studio process ({holder})",
+                "try again when it has finished",
             ) from None
         try:  # the text only describes the holder: a full disk must not fail the lock
             os.ftruncate(fd, 0)

@@ -8,6 +8,7 @@ the same id and committing an unchanged design adds nothing.
 Invariants: the database runs in WAL mode (a writer killed mid-transaction leaves the last
 committed rows readable); a blob is written atomically before any row names it, so every row's
 files exist. ``attempts`` records refinements that were rejected or reverted (never a version).
+The tables and their migrations are :mod:`mmstudio.project.schema`'s.
 """
 
 from __future__ import annotations
@@ -24,30 +25,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from mmstudio.project import atomic
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS versions (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
-    parent TEXT,
-    created_at REAL NOT NULL,
-    summary TEXT NOT NULL,
-    files TEXT NOT NULL,
-    scores TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS attempts (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    created_at REAL NOT NULL,
-    job TEXT,
-    element TEXT,
-    level TEXT,
-    codes TEXT NOT NULL,
-    outcome TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    version TEXT
-);
-"""
-_EXTRA_COLUMNS = ("job", "element", "level")  # added to ``versions`` by a later format
+from mmstudio.project.schema import migrate
 
 
 class Version(BaseModel):
@@ -117,17 +95,11 @@ class ObjectStore:
 
 
 class History:
-    """The versions table of ``history.sqlite``."""
+    """The versions and attempts tables of ``history.sqlite`` (migrated when opened)."""
 
     def __init__(self, db_path: Path) -> None:
         self.db_path = db_path
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA)
-            present = {row[1] for row in db.execute("PRAGMA table_info(versions)")}
-            for column in _EXTRA_COLUMNS:
-                if column not in present:
-                    db.execute(f"ALTER TABLE versions ADD COLUMN {column} TEXT")
+        migrate(db_path)  # WAL mode, every table, this code's format (project/schema.py)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:

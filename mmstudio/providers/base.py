@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mmstudio.plan import ChartPlan, DesignPlan, ImagePlan, VideoPlan
+from mmstudio.project.errors import UserError
 
 
-class DesignerError(Exception):
+class DesignerError(UserError):
     """A designer could not produce what was asked; the message is one line for the user."""
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mmstudio.project.errors import InputError
 from mmstudio.providers.base import Designer
 from mmstudio.providers.settings import Settings
 
@@ -19,7 +20,8 @@ def get_designer(
     """The designer called ``name``: ``offline`` (built in, no network) or ``openai`` (any
     OpenAI-compatible endpoint: over ``models``, a :class:`~.models.Models` bundle, else one
     built from ``settings``, which default to :func:`~.settings.load_settings`, i.e. the config
-    file and environment). Raises ValueError naming the known providers, or a bad setting."""
+    file and environment). Raises InputError (a ValueError) naming the known providers, or a
+    bad setting."""
     if name == "offline":
         from mmstudio.providers.offline.designer import OfflineDesigner
 
@@ -29,4 +31,4 @@ def get_designer(
 
         bundle = models or Models.from_settings(settings)
         return bundle.new_designer()
-    raise ValueError(f"unknown provider {name!r}; choose one of: {', '.join(PROVIDERS)}")
+    raise InputError(f"unknown provider {name!r}; choose one of: {', '.join(PROVIDERS)}")

@@ -30,6 +30,8 @@ import platformdirs
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
+from mmstudio.project.errors import InputError
+
 log = logging.getLogger(__name__)
 
 ROLES = ("planner", "coder", "judge", "image", "video")
@@ -112,13 +114,21 @@ def config_path() -> Path:
 
 
 def _file_values(path: Path) -> dict[str, Any]:
-    """The config file as a dict ({} when absent); raises ValueError naming a damaged file."""
+    """The config file as a dict ({} when absent); raises SettingsError (a ValueError) naming
+    a damaged or unreadable file."""
     if not path.is_file():
         return {}
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"config file {path} is not valid TOML: {exc}") from None
+        raise SettingsError(f"config file {path} is not valid TOML: {exc}") from None
+    except OSError as exc:
+        reason = (exc.strerror or type(exc).__name__).lower()
+        raise SettingsError(f"cannot read the config file {path}: {reason}") from None
+
+
+class SettingsError(InputError):
+    """A provider setting is invalid or the config file cannot be read (one line)."""
 
 
 _ENV_SCALARS = {
@@ -174,8 +184,8 @@ def load_settings(
     overrides: dict[str, Any] | None = None, *, env: dict[str, str] | None = None
 ) -> Settings:
     """Settings from the config file, the environment (``env``, default ``os.environ``) and
-    ``overrides`` (same shape as :class:`Settings`). Raises ValueError (one line) when a value is
-    invalid or the config file is damaged."""
+    ``overrides`` (same shape as :class:`Settings`). Raises SettingsError (a ValueError, one
+    line) when a value is invalid or the config file is damaged."""
     env = dict(os.environ if env is None else env)
     values = _merge(_file_values(config_path()), _env_values(env))
     values = _merge(values, overrides or {})
@@ -184,7 +194,7 @@ def load_settings(
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise ValueError(f"provider setting {where}: {first['msg']}") from None
+        raise SettingsError(f"provider setting {where}: {first['msg']}") from None
 
 
 _SAVED = ("base_url", "models", "capabilities", "timeout_s", "max_retries", "concurrency")

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from mmstudio.pipeline.generate import ProgressCallback, no_progress
 from mmstudio.project import atomic
+from mmstudio.project.errors import InputError, read_input
 from mmstudio.providers.settings import Settings
 from mmstudio.studio.bench_record import failure_record, success_record, usage_totals
 from mmstudio.studio.bundle import using_models
@@ -54,19 +55,21 @@ class BenchOptions:
 
 def read_prompts(path: Path, limit: int | None = None) -> list[dict]:
     """The ``{id, prompt}`` rows of a JSONL file (the first ``limit``); raises ValueError naming a
-    bad line or a repeated id, FileNotFoundError for a missing file."""
+    bad line or a repeated id (InputError), MissingInput (a FileNotFoundError) for a missing
+    file."""
     rows: list[dict] = []
     seen: set[str] = set()
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+    text = read_input(Path(path), "the prompts file")
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
             row = {"id": str(row["id"]), "prompt": str(row["prompt"])}
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise ValueError(f"{path}:{number} is not a {{id, prompt}} JSON line: {exc}") from None
+            raise InputError(f"{path}:{number} is not a {{id, prompt}} JSON line: {exc}") from None
         if row["id"] in seen:
-            raise ValueError(f"{path}:{number} repeats the id {row['id']!r}")
+            raise InputError(f"{path}:{number} repeats the id {row['id']!r}")
         seen.add(row["id"])
         rows.append(row)
     return rows[:limit] if limit else rows
@@ -201,7 +204,7 @@ async def run_bench(
     options = options or BenchOptions()
     rows = read_prompts(prompts, limit)
     if not rows:
-        raise ValueError(f"{prompts} holds no prompts")
+        raise InputError(f"{prompts} holds no prompts")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()

@@ -31,7 +31,8 @@ from mmstudio.evaluate import evaluate as evaluate_page
 from mmstudio.pipeline.generate import ProgressCallback, build_site, no_progress, plan_page
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project, ProjectError
-from mmstudio.project.errors import saving
+from mmstudio.project.errors import InputError, saving
+from mmstudio.project.runs import record_usage
 from mmstudio.project.store import check_new_root
 from mmstudio.project.workspace import Workspace
 from mmstudio.providers.base import Designer
@@ -75,12 +76,13 @@ class NewProject:
 
 
 def check_prompt(prompt: str) -> str:
-    """The prompt, stripped; raises ValueError (one line) when it is empty or too long."""
+    """The prompt, stripped; raises InputError (a ValueError, one line) when it is empty or
+    too long."""
     text = prompt.strip()
     if not text:
-        raise ValueError("the prompt is empty; describe the page you want")
+        raise InputError("the prompt is empty", "describe the page you want")
     if len(text) > MAX_PROMPT_CHARS:
-        raise ValueError(f"the prompt has {len(text)} characters; the limit is {MAX_PROMPT_CHARS}")
+        raise InputError(f"the prompt has {len(text)} characters; the limit is {MAX_PROMPT_CHARS}")
     return text
 
 
@@ -123,6 +125,8 @@ async def new_project(
             await close()
     usage = models.usage.since(mark) if models is not None else getattr(designer, "usage", None)
     result.usage = usage.summary() if usage is not None else None
+    if usage is not None:
+        record_usage(result.project.root, "new", usage.as_rows())
     result.notices = list(getattr(designer, "notices", []))
     return result
 

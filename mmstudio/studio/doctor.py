@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from mmstudio.project.errors import one_line
 from mmstudio.resources import data_dir, vendor_file
 
 
@@ -21,7 +22,7 @@ def _check(name: str, probe) -> dict:
         return {
             "name": name,
             "ok": False,
-            "detail": str(exc).splitlines()[0] if str(exc) else repr(exc),
+            "detail": one_line(exc) if str(exc) else repr(exc),
         }
 
 

@@ -50,6 +50,7 @@ from mmstudio.feedback.requirements import split_offline
 from mmstudio.feedback.turn import Splitter, offline_splitter
 from mmstudio.pipeline.generate import ProgressCallback, no_progress
 from mmstudio.project import Project, atomic
+from mmstudio.project.errors import InputError, MissingInput, read_input
 from mmstudio.providers.base import DesignerError
 from mmstudio.providers.settings import Settings
 from mmstudio.studio.bench import slug
@@ -113,10 +114,11 @@ class FrontalkOptions:
 
 def read_dialogues(path: Path, limit: int | None = None) -> list[Dialogue]:
     """The dialogues of a JSONL file (the first ``limit``). Raises ValueError naming a bad line
-    or a repeated id, FileNotFoundError for a missing file."""
+    or a repeated id (InputError), MissingInput (a FileNotFoundError) for a missing file."""
     found: list[Dialogue] = []
     seen: set[str] = set()
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+    text = read_input(Path(path), "the dialogue file")
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -124,10 +126,10 @@ def read_dialogues(path: Path, limit: int | None = None) -> list[Dialogue]:
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
-            raise ValueError(f"{path}:{number} is not a FronTalk dialogue: {where}: "
+            raise InputError(f"{path}:{number} is not a FronTalk dialogue: {where}: "
                              f"{first['msg']}") from None  # fmt: skip
         if dialogue.name in seen:
-            raise ValueError(f"{path}:{number} repeats the dialogue {dialogue.id!r}")
+            raise InputError(f"{path}:{number} repeats the dialogue {dialogue.id!r}")
         seen.add(dialogue.name)
         found.append(dialogue)
     return found[:limit] if limit else found
@@ -233,7 +235,7 @@ async def start_project(dialogue: Dialogue, root: Path, options: FrontalkOptions
     if options.start == "reference":
         source = sites / dialogue.name
         if not (source / "index.html").is_file():
-            raise FileNotFoundError(f"no reference site {source}/index.html")
+            raise MissingInput(f"no reference site {source}/index.html")
         shutil.copytree(source, site)
         for path in site.rglob("*"):  # the shared copies are read-only; ours must be writable
             path.chmod(0o755 if path.is_dir() else 0o644)
@@ -340,7 +342,7 @@ async def run_frontalk(
     options = options or FrontalkOptions()
     dialogues = read_dialogues(Path(path), limit)
     if not dialogues:
-        raise ValueError(f"{path} holds no dialogues")
+        raise InputError(f"{path} holds no dialogues")
     out_dir = Path(out_dir)
     sites = Path(path).parent / "sites"
     started, records, ran = time.perf_counter(), [], 0
@@ -355,12 +357,12 @@ async def run_frontalk(
             state = "ok" if record["ok"] else f"FAILED ({record['error']})"
             progress("bench", n, len(dialogues), f"{dialogue.name} {state}")
     finally:
+        spent = models.bundle.usage.summary() if models.bundle is not None else None
         await models.close()
     summary = summarise(records, options, source=str(path))
-        spent = models.bundle.usage.summary() if models.bundle is not None else None
+    summary["usage"] = spent["total"] if spent and spent["calls"] else None  # all dialogues
     summary["ran_now"], summary["resumed"] = ran, len(dialogues) - ran
     summary["wall_seconds"] = round(time.perf_counter() - started, 3)
-    summary["usage"] = spent["total"] if spent and spent["calls"] else None  # all dialogues
     summary["files"] = {"json": str(out_dir / "summary.json"), "md": str(out_dir / "summary.md")}
     atomic.write_text(out_dir / "summary.md", markdown(summary))
     atomic.write_json(out_dir / "summary.json", {"summary": summary, "dialogues": records})

@@ -18,6 +18,10 @@ Invariants:
   "cancelled during <stage>"), so the designer sees where it stopped.
 - Listeners get a copy of the job's public state after each change (queued, started, progress,
   finished), on the event loop's thread.
+- A manager bound to a project records each job in the project's ``jobs`` table
+  (:class:`~mmstudio.project.runs.Runs`): a row when it starts, its status, end time and error
+  when it ends (also when it is cancelled). Recording is bookkeeping: a database that cannot be
+  written is logged, never a failed job.
 """
 
 from __future__ import annotations
@@ -25,11 +29,15 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Literal
 
+from mmstudio.project.errors import UserError, one_line
+from mmstudio.project.runs import Runs
 from mmstudio.project.workspace import JobLocks, ProjectLocks
 
 log = logging.getLogger(__name__)
@@ -41,7 +49,8 @@ JobState = Literal["queued", "running", "done", "failed", "cancelled"]
 class Job:
     """Public state of a job: ``progress`` 0–1, ``stage`` the pipeline stage it last reported
     (plan, assets, evaluate, reflect, refine, commit …), times in s since the epoch, ``error``
-    one line."""
+    one line (:func:`~mmstudio.project.errors.one_line`), ``bug`` whether the failure was not
+    a :class:`~mmstudio.project.errors.UserError`."""
 
     id: str
     kind: str
@@ -55,6 +64,7 @@ class Job:
     started_at: float | None = None
     finished_at: float | None = None
     error: str | None = None
+    bug: bool = False  # failed by an unexpected exception (its traceback is in the log)
     result: Any = None
 
     @property
@@ -104,6 +114,7 @@ class JobManager:
         self._cancel_requested: set[str] = set()
         self._own: JobLocks | None = None  # made on the loop that first runs a job
         self._bound: ProjectLocks | None = None
+        self._runs: dict[Path, Runs] = {}  # per project root, opened (migrated) once
         self._listeners: list[Listener] = []
         self._ids = itertools.count(1)
 
@@ -142,7 +153,9 @@ class JobManager:
                 self.cancel(older)
             self._slots[slot] = job.id
         locks = self._locks()
-        self._tasks[job.id] = asyncio.get_running_loop().create_task(self._run(job, func, locks))
+        root = self._bound.root if self._bound is not None else None
+        run = self._run(job, func, locks, root)
+        self._tasks[job.id] = asyncio.get_running_loop().create_task(run)
         self._notify(job)
         return job
 
@@ -172,14 +185,16 @@ class JobManager:
             await asyncio.wait(set(self._tasks.values()))
         return list(self.jobs.values())
 
-    async def _run(self, job: Job, func: JobFunc, locks: JobLocks) -> None:
+    async def _run(self, job: Job, func: JobFunc, locks: JobLocks, root: Path | None) -> None:
         exclusive = job.element is None
         lock = locks.element(job.element or "")
+        row: int | None = None
         try:
             await locks.page.acquire(exclusive)
             try:
                 async with lock:
                     job.state, job.started_at = "running", time.time()
+                    row = self._record_start(root, job)
                     self._notify(job)
                     job.result = await func(JobContext(self, job))
                     job.state, job.progress = "done", 1.0
@@ -190,12 +205,43 @@ class JobManager:
                 raise
             job.state = "cancelled"
             job.message = job.outcome
-        except Exception as exc:  # a failed job is an outcome, never a crash of the app
-            log.warning("job %s (%s) failed: %s", job.id, job.kind, exc, exc_info=True)
-            job.state, job.error = "failed", (str(exc).splitlines() or [type(exc).__name__])[0]
+        except UserError as exc:  # the user's situation (bad input, a locked project, a model)
+            log.warning("job %s (%s) failed: %s", job.id, job.kind, one_line(exc))
+            job.state, job.error = "failed", one_line(exc)
+        except Exception as exc:  # a bug; still an outcome, never a crash of the app
+            log.error("job %s (%s) failed (a bug): %s", job.id, job.kind, exc, exc_info=True)
+            job.state, job.error, job.bug = "failed", one_line(exc), True
         finally:
             job.finished_at = time.time()
+            self._record_end(root, row, job)
             self._notify(job)
+
+    def _history(self, root: Path) -> Runs:
+        runs = self._runs.get(root)
+        if runs is None:
+            runs = self._runs[root] = Runs(root)
+        return runs
+
+    def _record_start(self, root: Path | None, job: Job) -> int | None:
+        """The ``jobs`` row of ``job`` in the project at ``root`` (None: unbound or not
+        recorded). One short SQLite write on the loop's thread (milliseconds)."""
+        if root is None or job.started_at is None:
+            return None
+        try:
+            return self._history(root).job_started(
+                job.id, job.kind, element=job.element, level=job.level, at=job.started_at
+            )
+        except (sqlite3.Error, OSError, UserError) as exc:
+            log.warning("job %s not recorded in %s: %s", job.id, root, one_line(exc))
+            return None
+
+    def _record_end(self, root: Path | None, row: int | None, job: Job) -> None:
+        if root is None or row is None or job.finished_at is None:
+            return
+        try:
+            self._history(root).job_ended(row, job.state, at=job.finished_at, error=job.error)
+        except (sqlite3.Error, OSError, UserError) as exc:
+            log.warning("the end of job %s not recorded in %s: %s", job.id, root, one_line(exc))
 
     def _notify(self, job: Job) -> None:
         snapshot = replace(job)

@@ -44,7 +44,7 @@ from pathlib import Path
 from mmstudio.pipeline import charts
 from mmstudio.plan import ChartPlan, DesignPlan, ElementPlan, ImagePlan, VideoPlan
 from mmstudio.project import Project
-from mmstudio.project.errors import ProjectError
+from mmstudio.project.errors import InputError, ProjectError
 from mmstudio.project.versions import Version
 from mmstudio.project.workspace import Evaluator, RebaseError, Workspace
 from mmstudio.providers.base import Designer
@@ -62,8 +62,8 @@ CHART_FIELDS = ("chart_type", "title")
 PageEdit = Callable[[str], str]
 
 
-class PlanEditError(ValueError):
-    """An edit the plan or the page cannot take (one line, says what to do)."""
+class PlanEditError(InputError):
+    """An edit the plan or the page cannot take (one line, says what to do; a ValueError)."""
 
 
 @dataclass

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mmstudio.project import Project
+from mmstudio.project.errors import InputError
 from mmstudio.project.versions import Attempt
 from mmstudio.project.workspace import Workspace
 from mmstudio.providers.settings import Settings
@@ -268,11 +269,11 @@ class RefineService:
         min_severity: Severity = "minor",
     ) -> list[Outcome]:
         """Refine ``element`` (or every element with issues at ``level``) once; returns the
-        attempts' outcomes. Raises ValueError for an unknown element."""
+        attempts' outcomes. Raises InputError (a ValueError) for an unknown element."""
         report = await self.current_report(commit=False)
         known = {e.id for e in report.elements} | {i.element for i in report.issues}
         if element is not None and element not in known:
-            raise ValueError(f"no element {element!r} in the report of {self.project.root}")
+            raise InputError(f"no element {element!r} in the report of {self.project.root}")
         targets = route(
             report, min_severity=min_severity, level=level, element=element, model=self.model
         )
@@ -289,11 +290,11 @@ class RefineService:
 
     def _asked(self, level: Level, element: str | None, report: Report) -> list[Target]:
         """The refiner call an instruction alone asks for (no reported issue at ``level``):
-        the page (global), or ``element`` at ``level``. Raises ValueError (one line) when the
+        the page (global), or ``element`` at ``level``. Raises InputError (one line) when the
         refiners cannot read words (the offline rules) or a local/context instruction names no
         element."""
         if not self.model:
-            raise ValueError(
+            raise InputError(
                 "the offline refiners fix reported issues and read no instructions: refine "
                 "with --provider openai, or say it as a turn (mmstudio feedback PROJECT --text …)"
             )
@@ -302,7 +303,7 @@ class RefineService:
         if element is None:
             ids = [e.id for e in report.elements][:6]
             known = f" (e.g. {', '.join(ids)})" if ids else ""
-            raise ValueError(
+            raise InputError(
                 f"a {level} instruction is about one element: name it with --element ID{known}"
             )
         return [Target(level, element, [])]
