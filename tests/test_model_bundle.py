@@ -529,3 +529,13 @@ async def test_reflection_routes_a_judged_layout_and_image_issue_to_global_and_l
     assert result.after > result.before
     report = Project.open(project.root).read_report()
     assert judged(report) and not [i for i in report.issues if i.source == "judge"]
+
+
+@pytest.mark.parametrize("edits, words", [(True, "edited in place (images.edit)"),
+                                          (False, "made again")])  # fmt: skip
+async def test_doctor_says_how_a_local_refine_fixes_an_image(server, edits, words):  # noqa: F811
+    from mmstudio.providers.doctor import endpoint_checks_async
+
+    settings = fast_settings(server, capabilities={"image_edits": edits})
+    rows = {row["name"]: row for row in await endpoint_checks_async(settings)}
+    assert rows["image model"]["ok"] and words in rows["image model"]["detail"]

@@ -55,6 +55,9 @@ def _model_row(model: RoleModel, settings: Settings, catalog: list[dict], today:
     if entry is None:
         return _row(f"{role} model", False, f"{name} not listed at {settings.base_url}")
     detail = f"{name} listed"
+    if role == "image":
+        edits = "edited in place (images.edit)" if model.can("image_edits") else "made again"
+        detail += f"; images a local refine fixes are {edits}"
     shutdown = entry.get("shutdown_date")
     if model.lifecycle.state == "deprecated":
         return _row(f"{role} model", True, f"{detail}; {model.lifecycle.describe()}")
