@@ -1054,3 +1054,30 @@ def test_the_turns_dock_rechecks_when_the_head_moves(window, qtbot):
     assert window.turns_panel.requirement_lines() == ["FAIL (re-checked)  t1.r1: say hello there"]
     row = window.turns_panel.tree.topLevelItem(0).child(0)
     assert row.toolTip(1).startswith("re-checked at this version")
+
+
+def test_none_survives_qt_calls_that_return_none():
+    """PySide6 6.12 on Python 3.11 drops a reference to None per Qt call returning None (the
+    plan tree's delegate reads unset roles on every paint): without the guard in
+    mmstudio.gui, 20 000 such calls abort the interpreter ("none_dealloc")."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, sys\n"
+        "os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
+        "import mmstudio.gui\n"
+        "from PySide6.QtWidgets import QApplication, QTreeWidget, QTreeWidgetItem\n"
+        "app = QApplication([])\n"
+        "tree = QTreeWidget()\n"
+        "item = QTreeWidgetItem(tree, ['row'])\n"
+        "for _ in range(20000):\n"
+        "    item.data(1, 256)\n"
+        "    tree.itemAt(5000, 5000)\n"
+        "print('alive')\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0 and "alive" in done.stdout, done.stderr[-800:]
