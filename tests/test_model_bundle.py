@@ -539,3 +539,39 @@ async def test_doctor_says_how_a_local_refine_fixes_an_image(server, edits, word
     settings = fast_settings(server, capabilities={"image_edits": edits})
     rows = {row["name"]: row for row in await endpoint_checks_async(settings)}
     assert rows["image model"]["ok"] and words in rows["image model"]["detail"]
+
+
+def by_prompt(request: Request) -> Reply:
+    """judge_and_refine() routed by the prompt's words (a rung without a schema names none)."""
+    text = request.text()
+    if "layout evaluator" in text:
+        patched = PAGE_PATCH in text
+        penalty = {"kind": "misplaced", "element": IMAGE, "message": "The hero sits low"}
+        return chat_reply(json.dumps({"penalties": [] if patched else [penalty]}))
+    if "style evaluator" in text:
+        return chat_reply(json.dumps({"penalties": []}))
+    if "fixing the page as a whole" in text:
+        return chat_reply(json.dumps({"html": "", "css": "main{gap:24px}", "summary": "hero"}))
+    return error(400, "unexpected request")
+
+
+@pytest.mark.parametrize("profile", ["openai", "vllm", "ollama", "lmstudio", "llamacpp"])
+async def test_a_judged_global_refine_finishes_against_each_endpoint_behaviour(tmp_path, profile):
+    from openai_server import OpenAITestServer, behaviour
+
+    from mmstudio.providers.openai_compat import forget_learned_rungs
+
+    forget_learned_rungs()
+    server = OpenAITestServer(behaviour=behaviour(profile, think=profile in ("ollama", "llamacpp")))  # noqa: F811
+    server.start()
+    try:
+        server.chat_responder = by_prompt
+        models = Models(fast_settings(server))
+        service = RefineService(new_project(tmp_path), evaluator=measured(), models=models)
+        outcomes = await service.refine("global")
+        await models.aclose()
+    finally:
+        server.stop()
+        forget_learned_rungs()
+    assert [o.outcome for o in outcomes] == ["accepted"], [o.reason for o in outcomes]
+    assert "fixed judge-layout-misplaced" in outcomes[0].reason
