@@ -109,3 +109,16 @@ async def test_a_job_that_fails_by_a_bug_says_so():
     assert (b.state, b.bug, b.error) == (
         "failed", False, "no element 'x' in the report; see mmstudio evaluate"
     )  # fmt: skip
+
+
+def test_an_output_folder_that_cannot_be_made_is_one_line(tmp_path, capsys):
+    prompts = tmp_path / "prompts.jsonl"
+    prompts.write_text('{"id": "a", "prompt": "a page"}\n')
+    blocker = tmp_path / "taken"
+    blocker.write_text("a file, not a folder")
+    assert cli.main(["bench", str(prompts), "-o", str(blocker / "out")]) == 1
+    err = capsys.readouterr().err
+    assert (
+        err
+        == f"mmstudio: error: cannot create the output folder {blocker / 'out'}: Not a directory\n"
+    )

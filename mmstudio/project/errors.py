@@ -117,6 +117,18 @@ def read_input(path: Path, what: str) -> str:
         ) from None
 
 
+def output_folder(path: Path, what: str = "the output folder") -> Path:
+    """``path``, created (with its parents) if absent, for results the user asked to be
+    written there; raises InputError naming ``what`` when it cannot be made (a file is in the
+    way, no permission, a read-only disk)."""
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create {what} {path}: {exc.strerror or exc}") from None
+    return path
+
+
 def one_line(exc: BaseException, limit: int | None = None) -> str:
     """The one line a user sees for ``exc``, at most ``limit`` characters: a UserError's
     message and hint ("message; hint"), a pydantic ValidationError as "Model: where: what",

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from mmstudio.pipeline.generate import ProgressCallback, no_progress
 from mmstudio.project import atomic
-from mmstudio.project.errors import InputError, read_input
+from mmstudio.project.errors import InputError, output_folder, read_input
 from mmstudio.providers.settings import Settings
 from mmstudio.studio.bench_record import failure_record, success_record, usage_totals
 from mmstudio.studio.bundle import using_models
@@ -205,8 +205,7 @@ async def run_bench(
     rows = read_prompts(prompts, limit)
     if not rows:
         raise InputError(f"{prompts} holds no prompts")
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = output_folder(Path(out_dir))
     started = time.perf_counter()
     records, ran = await run_prompts(rows, out_dir, options, progress)
     summary = summarise(records, options, source=str(prompts))

@@ -50,7 +50,7 @@ from mmstudio.feedback.requirements import split_offline
 from mmstudio.feedback.turn import Splitter, offline_splitter
 from mmstudio.pipeline.generate import ProgressCallback, no_progress
 from mmstudio.project import Project, atomic
-from mmstudio.project.errors import InputError, MissingInput, read_input
+from mmstudio.project.errors import InputError, MissingInput, output_folder, read_input
 from mmstudio.providers.base import DesignerError
 from mmstudio.providers.settings import Settings
 from mmstudio.studio.bench import slug
@@ -343,7 +343,7 @@ async def run_frontalk(
     dialogues = read_dialogues(Path(path), limit)
     if not dialogues:
         raise InputError(f"{path} holds no dialogues")
-    out_dir = Path(out_dir)
+    out_dir = output_folder(Path(out_dir))
     sites = Path(path).parent / "sites"
     started, records, ran = time.perf_counter(), [], 0
     models = _Models.of(options)
