@@ -541,3 +541,24 @@ def test_a_card_s_colour_is_read_behind_its_title_and_a_border_colour_is_no_text
     assert check_all(reqs, _page(title))[0].status == "pass"
     plain = TextBlock(tag="h3", text="Mindful Moments", background=[0, 0, 0, 0], backdrop=[255] * 4)
     assert check_all(reqs, _page(plain))[0].status == "fail"
+
+
+def test_a_mark_by_the_logo_is_looked_for_in_the_header():
+    from mmstudio.render.facts import Picture, SectionFact
+
+    brief = (
+        "The header holds the logo. To the left of the text is a small, flat icon: a minimalist "
+        "sprouting seed drawn with one line. Links sit on the right."
+    )
+    (req,) = [r for r in extract(brief) if r.role == "logo-icon"]
+    assert "sprouting seed" in req.span.excerpt
+    header = SectionFact(id="header", tag="header", rect={"x": 0, "y": 0, "w": 1280, "h": 80})
+    bare = PageFacts(sections=[header])
+    assert check_all([req], bare)[0].status == "fail"
+    seed = Picture(kind="svg", rect={"x": 40, "y": 24, "w": 28, "h": 28}, section="header")
+    assert check_all([req], PageFacts(sections=[header], icons=[seed]))[0].status == "pass"
+    low = Picture(kind="svg", rect={"x": 40, "y": 900, "w": 28, "h": 28})
+    assert check_all([req], PageFacts(sections=[header], icons=[low]))[0].status == "fail"
+    assert [
+        r for r in extract("A plain logo “Nove” and three links.") if r.role == "logo-icon"
+    ] == []

@@ -216,6 +216,20 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
         owner: ownerOf(el), section: sectionOf(el), selector: sel(el) });
     }
   }
+  // icons: small marks (an inline svg, a small img or background picture, 8-200 px a side)
+  const icons = [];
+  for (const el of document.querySelectorAll('svg, img, [style*="background"], [class*="icon"], [class*="logo"]')) {
+    if (icons.length >= 200) break;
+    if (el.parentElement && el.parentElement.closest('svg')) continue;
+    if (!shown(el) || el.closest('[_echarts_instance_]')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 8 || r.height < 8 || r.width > 200 || r.height > 200) continue;
+    const cs = getComputedStyle(el);
+    const drawn = el.matches('svg, img') || /url\(/.test(cs.backgroundImage || '') || el.querySelector('svg, img');
+    if (!drawn) continue;
+    icons.push({ kind: el.tagName.toLowerCase(), src: '', rect: box(r), alt: el.getAttribute('aria-label') || el.getAttribute('alt') || '',
+      owner: ownerOf(el), section: sectionOf(el), selector: sel(el) });
+  }
   for (const k of Object.keys(styles)) styles[k] = styles[k].slice(0, 40);
   const colourList = Object.entries(colours).map(([k, w]) => {
     const [role, v] = k.split(':');
@@ -369,6 +383,6 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
     text: textParts.join(' ').replace(/\s+/g, ' ').slice(0, maxText), blocks, sections, header, fonts, faces, available,
     anchors: [...document.querySelectorAll('[id]')].slice(0, 800).map((e) => e.id),
     styles, colours: colourList, pageBackground: pageBg && pageBg[3] > 0 ? pageBg : rootBg,
-    widgets, pictures: pictures.slice(0, 200), videos, charts, rows, empties,
+    widgets, pictures: pictures.slice(0, 200), icons, videos, charts, rows, empties,
   };
 }

@@ -205,6 +205,8 @@ class PageFacts(_Probe):
     page_background: list[float] | None = None
     widgets: dict[str, Any] = Field(default_factory=dict)
     pictures: list[Picture] = Field(default_factory=list)
+    #: small marks (inline svg, small img or background picture, 8–200 px a side)
+    icons: list[Picture] = Field(default_factory=list)
     videos: list[VideoFact] = Field(default_factory=list)
     charts: list[ChartFact] = Field(default_factory=list)
     rows: list[RowFact] = Field(default_factory=list)

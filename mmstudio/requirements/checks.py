@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Callable
 
 from mmstudio.render.facts import PageFacts
@@ -358,7 +359,27 @@ def _order_result(reqs: list[Requirement], facts: PageFacts) -> RequirementResul
     return RequirementResult.of(base, "pass", "in order", order=[p[0] for p in placed])
 
 
+def check_logo_icon(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """A small mark (an svg, a small picture, an emoji) in the header, by the logo."""
+    header = find_section("header", facts)
+    if header is None:
+        return RequirementResult.of(req, "unchecked", "no header on the page to look in")
+    top, bottom = header.rect.y, header.rect.y + header.rect.h
+    marks = [i for i in facts.icons if top <= i.rect.y + i.rect.h / 2 <= bottom]
+    marks += [
+        b for b in facts.blocks
+        if top <= b.rect.y <= bottom and len(b.text.strip()) <= 2
+        and any(unicodedata.category(c) == "So" for c in b.text)
+    ]  # fmt: skip
+    if marks:
+        return RequirementResult.of(req, "pass", "a mark in the header", element=header.id or None)
+    msg = "no icon or mark by the logo in the header"
+    return RequirementResult.of(req, "fail", msg, element=header.id or None)
+
+
 def check_image(req: Requirement, facts: PageFacts) -> RequirementResult:
+    if req.role == "logo-icon":
+        return check_logo_icon(req, facts)
     pictures = [p for p in facts.pictures if p.rect.w * p.rect.h >= 4000]
     asked = req.count or 1
     if len(pictures) >= asked:

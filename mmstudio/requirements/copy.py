@@ -301,7 +301,7 @@ def _build(text, inner, start, end, role, source) -> Requirement | None:
     role = "copy" if role == "listed" else role
     if _HEX.match(label):
         return None  # a colour code in quotes (“#F7F3EC”): the palette pass reads it
-    if label.casefold() in {f.casefold() for f in font_names()} or (
+    if label.casefold() in _font_keys() or (
         role not in ("nav", "button", "tag")
         and _FONT_BEFORE.search(text[max(0, start - 90) : start])
     ):
@@ -367,6 +367,11 @@ def _build(text, inner, start, end, role, source) -> Requirement | None:
         span=where,
         severity="major" if heading else "minor",
     )
+
+
+@lru_cache(maxsize=1)
+def _font_keys() -> frozenset[str]:
+    return frozenset(f.casefold() for f in font_names())
 
 
 def _short(label: str) -> str:

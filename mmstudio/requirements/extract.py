@@ -20,6 +20,7 @@ from .model import Requirement
 from .pairs import extract_pairs
 from .structure import (
     extract_layout,
+    extract_logo_icon,
     extract_media,
     extract_prohibitions,
     extract_sections,
@@ -44,6 +45,7 @@ PASSES: tuple[Pass, ...] = (
     extract_copy,
     extract_pairs,
     extract_media,
+    extract_logo_icon,
     _data_pass,
     extract_widgets,
     extract_palette,

@@ -158,6 +158,42 @@ def _titles_near(text: str, at: int) -> list[str]:
     return [q.strip().rstrip(",.") for q, _, _ in quotes(text[at : at + 700]) if len(q) < 80][:8]
 
 
+_LOGO = re.compile(r"\b(?:logo(?:type| text| mark)?|wordmark|brand ?name|brand mark)\b", re.I)
+_MARK = re.compile(r"\b(icon|emblem|glyph|symbol|monogram|pictogram|badge icon)\b[\s:,-]*", re.I)
+
+
+def extract_logo_icon(text: str, source: str = "prompt") -> list[Requirement]:
+    """A small picture by the logo ("next to the logo is a tiny flat icon: a pen tablet", "the
+    logo: a circular emblem like a brass compass"): one requirement, its span the mark's own
+    words. Read in the sentence naming the logo and the ones around it, first logo only."""
+    plain = without_quotes(text)
+    logo = _LOGO.search(plain)
+    if logo is None:
+        return []
+    start, end = sentence_bounds(plain, logo.start())
+    before, _ = sentence_bounds(plain, max(0, start - 2))
+    if text.count("\n", before, start):
+        before = start  # the sentence before belongs to another paragraph
+    _, after = sentence_bounds(plain, min(len(plain) - 1, end + 2))
+    for m in _MARK.finditer(plain, before, max(end, after)):
+        if negated(plain, m.start()):
+            continue
+        words = plain[m.end() :].split()[:7]
+        what = " ".join(w.strip(",.;:") for w in words)
+        return [
+            Requirement(
+                id="",
+                kind="image",
+                key="logo icon",
+                role="logo-icon",
+                text="A small icon by the logo" + (f" ({what})" if what else ""),
+                span=span(text, m.start(), m.end() + len(" ".join(words)), source),
+                severity="minor",
+            )
+        ]
+    return []
+
+
 def extract_media(text: str, source: str = "prompt") -> list[Requirement]:
     """Images (with the largest count asked for) and a video, unless negated."""
     plain = without_quotes(text)
