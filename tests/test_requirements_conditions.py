@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -129,15 +130,21 @@ def test_visual_properties_are_read_with_their_subject():
 
 def test_what_no_rule_reads_stays_unread():
     assert read_condition("Appointment Booking System").parts == []
+    taste = read_condition("The homepage header displays the title in a playful style.")
+    assert "playful" in taste.unread and not taste.checkable
+    # hover effects and per-item claims have parts of their own (style sheets, repeated items)
     hover = read_condition(
         "Menu items in the navigation bar on the homepage have subtle hover effects."
     )
-    assert "hover" in hover.unread and not hover.checkable
+    assert "hover" not in hover.unread
+    assert any(p.checker == "cond.hover" and p.label == "link" for p in hover.parts)
     each = read_condition(
         'Check that each resource in the "Professional Resources" section on the homepage has a '
         'brief description and a "Download" button.'
     )
-    assert "each" in each.unread
+    items = next(p for p in each.parts if p.checker == "cond.items")
+    assert items.label == "Professional Resources" and "button:Download" in items.values
+    assert "each" not in each.unread
 
 
 # --- verdicts on a hand-built page ----------------------------------------------------------
@@ -220,7 +227,14 @@ def test_presence_navigation_and_style_verdicts(site):
     title = 'The homepage header displays the title "Wasted Talent" in a serif font.'
     assert _judge(site, title)[0] == "pass"
     hover = "Menu items in the navigation bar on the homepage have subtle hover effects."
-    assert _judge(site, hover)[0] == "unchecked"  # the bar exists; hover is never a pass
+    status, detail = _judge(site, hover)  # the bar exists; its style sheet has no :hover rule
+    assert status == "fail" and "no :hover rule for link" in detail
+    hovered = site.parent / "hovered"
+    shutil.copytree(site, hovered)
+    index = hovered / "index.html"
+    index.write_text(index.read_text().replace("</style>", ".sticky-nav a:hover{color:red}"
+                                               "</style>"), encoding="utf-8")  # fmt: skip
+    assert _judge(hovered, hover)[0] == "pass"
     contrast = (
         "Menu items in the navigation bar on the homepage use contrasting colors against the "
         "background."
@@ -235,9 +249,8 @@ def test_presence_navigation_and_style_verdicts(site):
 
 
 def test_verdict_rule_never_passes_a_partial_reading():
-    reading = read_condition(
-        "Menu items in the navigation bar on the homepage have subtle hover effects."
-    )
+    reading = read_condition('The homepage header displays the title "Wasted Talent" in a '
+                             "bold, playful font style.")  # fmt: skip
     from mmstudio.requirements.model import RequirementResult
 
     ok = [RequirementResult.of(p, "pass", "ok") for p in reading.parts]

@@ -89,8 +89,47 @@ def apply(draft: Draft, req: Requirement, key: str, font_px: float = 16.0, repai
         return change_chart_type(draft, req)
     if req.op == "insert":
         return insert(draft, req, repair)
+    if req.op == "feature":
+        return build_feature(draft, req)
     draft.page = operations.apply(draft.page, req, key, font_px, repair)
     return draft
+
+
+# --- a feature from the behaviour kit ---------------------------------------------------------
+
+
+def build_feature(draft: Draft, req: Requirement) -> Draft:
+    """The feature ``req`` asks for built into the page (:func:`mmstudio.feedback.features.
+    build`), with the kit scripts and stylesheets it loads added to the draft's files. A
+    feature already built (a repair, a retry) is left as it is."""
+    from mmstudio.pipeline import behaviours as kit
+
+    from . import features
+
+    try:
+        spec = features.FeatureSpec.loads(req.content)
+    except (ValueError, TypeError) as exc:
+        raise OperationError(f"no feature to build: {exc}") from None
+    if html_edit.find(draft.page, "data-mm-feature", req.id) is not None:
+        return draft
+    try:
+        page, names = features.build(draft.page, spec, req.id.replace(".", "-"))
+    except (ValueError, KeyError) as exc:
+        raise OperationError(f"cannot build the feature: {exc}") from None
+    draft.page = _mark_feature(page, req.id)
+    draft.files.update(kit.files(names) if names else {})
+    draft.files[features.FEATURE_CSS] = features.stylesheet()
+    if names:
+        draft.files[kit.CSS_PATH] = (kit.kit_dir() / "behaviours.css").read_bytes()
+    return draft
+
+
+def _mark_feature(page: str, req_id: str) -> str:
+    """``page`` with a ``<meta name="mm-feature" data-mm-feature=ID>`` saying the feature of
+    requirement ``req_id`` was built (so a repair or retry does not build it twice)."""
+    tag = f'<meta name="mm-feature" data-mm-feature="{htmllib.escape(req_id)}">'
+    at = page.lower().find("</head>")
+    return page if at < 0 else page[:at] + tag + "\n" + page[at:]
 
 
 # --- chart type ------------------------------------------------------------------------------

@@ -162,6 +162,10 @@ class SiteCheck(Behaviours):
         name = part.checker.removeprefix("cond.")
         if name == "named":
             return self._named(part)
+        if name in ("items", "icon"):
+            return self._items(part, pages)
+        if name in ("hover", "motion"):
+            return self._hover(part, pages)
         if name in ("navigate", "submit", "reveal"):
             return await self._behaviour(name, part, pages)
         found = [_pinned(part, v, check_part(part, v)) for v in pages]
@@ -170,6 +174,32 @@ class SiteCheck(Behaviours):
             if hit is not None:
                 return hit
         return found[0] if found else result(part, "unchecked", "no page to check")
+
+    def _items(self, part: Requirement, pages: list[PageView]) -> RequirementResult:
+        """Every item of some repeated group (in the named section) holds what is asked, on
+        the first page where it does; else the first page's failure."""
+        from mmstudio.requirements.condition_items import check_icon, check_items
+
+        check = check_items if part.checker == "cond.items" else check_icon
+        found = []
+        for view in pages:
+            try:
+                html = (self.site_dir / view.file).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            found.append(check(part, html, view.file))
+            if found[-1].status == "pass":
+                return found[-1]
+        return found[0] if found else result(part, "unchecked", "no page to read")
+
+    def _hover(self, part: Requirement, pages: list[PageView]) -> RequirementResult:
+        """A ``:hover`` rule with the asked effects in the style sheets of some page."""
+        from mmstudio.requirements.condition_hover import check_hover, check_motion
+
+        check = check_hover if part.checker == "cond.hover" else check_motion
+        found = [check(part, view.dom.styles) for view in pages]
+        hit = next((r for r in found if r.status == "pass"), None)
+        return hit or (found[0] if found else result(part, "unchecked", "no page to read"))
 
     def _named(self, part: Requirement) -> RequirementResult:
         """Some page, heading, section, link or title of the site names the feature."""

@@ -12,6 +12,7 @@ All boxes are page px; colours are RGB 0–255; tolerances are below.
 from __future__ import annotations
 
 import colorsys
+import html
 import json
 import logging
 import math
@@ -288,6 +289,35 @@ def _check_insert(req, m):
     return True, f"{new_id} shown at ({box.x:.0f}, {box.y:.0f}), {box.w:.0f}×{box.h:.0f} px"
 
 
+def _check_feature(req, m):
+    """The feature's section is on the rendered page and visible, with every control and
+    kit component it asked for in it (a menu link in the header)."""
+    from . import features
+
+    spec = features.FeatureSpec.loads(req.content)
+    page = m.text(m.render.page or "index.html") or ""
+    if spec.name:
+        node = features.find_feature(page, spec.name)
+        if node is None:
+            return False, f"no section “{spec.name}” on the page"
+        section = node.attrs.get("data-mm-section", "")
+        if not _visible(m.find(req, section)):
+            return False, f"the section {section} is not visible"
+        inside = page[node.start : node.end]
+        missing = [k for k in spec.kits if f'data-mm-behaviour="{k}"' not in inside]
+        if missing:
+            return False, f"{section} has no {missing[0]}"
+    labels = [c.label for c in spec.controls if c.role in ("button", "link")]
+    absent = [x for x in labels if html.escape(x, quote=False) not in page]
+    if absent:
+        return False, f"no control “{absent[0]}” on the page"
+    if spec.sticky and "fb-sticky" not in page:
+        return False, "the header is not pinned"
+    if spec.hover and ":hover{" not in html_edit.patch_css(page, "fb-features").replace(" {", "{"):
+        return False, "no hover rule was written"
+    return True, f"“{spec.name or 'the feature'}” is built ({', '.join(spec.kits) or 'section'})"
+
+
 def _check_free(req, m):
     return None, "needs the judge (no model configured)"
 
@@ -303,6 +333,7 @@ _CHECKS = {
     "tone": _check_tone,
     "chart_type": _check_chart_type,
     "insert": _check_insert,
+    "feature": _check_feature,
     "free": _check_free,
 }
 

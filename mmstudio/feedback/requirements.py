@@ -27,10 +27,11 @@ from .resolve import Mark
 Aspect = Literal["design", "asset", "behaviour"]
 Op = Literal[
     "text", "colour", "hide", "show", "move", "resize", "add_text", "tone", "chart_type",
-    "insert", "free",
+    "insert", "feature", "free",
 ]  # fmt: skip
 FAMILY = {
     "hide": "visibility", "show": "visibility", "add_text": "add", "insert": "add", "free": "free",
+    "feature": "add",
 }  # fmt: skip
 NEEDS_TARGET = ("text", "hide", "show", "move", "resize", "add_text", "chart_type")
 INSERT_KINDS = {
@@ -80,7 +81,9 @@ class Requirement(BaseModel):
     measurements before the turn (size px, mean colour 0–255); ``superseded_by`` a later
     requirement on the same target and property, which retires this one. ``insert`` adds a new
     element (``value`` image | chart | video | text) to section ``target`` at ``place``;
-    ``chart_type`` redraws chart ``target`` as ``value`` (a chart type word). ``aspect`` says
+    ``chart_type`` redraws chart ``target`` as ``value`` (a chart type word); ``feature`` builds
+    the feature ``value`` names (a section with working kit components, controls, a menu link;
+    ``content`` its :class:`~mmstudio.feedback.features.FeatureSpec` as JSON). ``aspect`` says
     what a requirement is about: how the page looks ("design"), the content of the target
     asset itself ("asset": what an image shows, a chart's data — a model applies it with a
     local refine) or what the page does ("behaviour": the judge proves it by driving the page).
@@ -286,11 +289,39 @@ def split_offline(text: str, marks: list[Mark], elements: list[PageElement]) -> 
                 jobs += [(c, mark, k) for c, k in clause_parts(note) or [(note, False)]]
     found: list[Requirement] = []
     previous: list[str] = []
+    feature = ""  # the turn's feature so far: a later clause's button or search joins it
     for clause, mark, continues in jobs:
+        built = _feature_requirement(clause, mark, feature) if not continues else None
+        if built is not None:
+            feature = built.value or feature
+            found.append(built)
+            continue
         reqs = _clause_requirements(clause, mark, marked, elements, previous if continues else [])
         previous = [r.target for r in reqs if r.target] or previous
         found += reqs
     return found
+
+
+def _feature_requirement(clause: str, mark: Mark | None, previous: str) -> Requirement | None:
+    """A ``feature`` requirement when the clause asks for a feature to be built (a named
+    section, a control, a kit component: :func:`mmstudio.feedback.features.read_clause`) and no
+    operation of its own (a colour, hide, move …) reads it better; None otherwise."""
+    from .features import read_clause
+
+    if mark is not None and _sketch_box(mark):
+        return None
+    op = parse_op(clause)
+    if op is not None and op[0] not in ("add_text", "show", "tone"):
+        return None
+    spec = read_clause(clause, previous)
+    if spec is None:
+        return None
+    if not spec.name and previous and not spec.region:
+        spec.name = previous  # "Incorporate a “Random Comic” button": into the turn's feature
+    return Requirement(
+        text=clause, op="feature", value=spec.name, content=spec.dumps(),
+        target=None, target_kind="page", aspect="behaviour" if spec.kits else "design",
+    )  # fmt: skip
 
 
 def _sketch_box(mark: Mark | None) -> bool:

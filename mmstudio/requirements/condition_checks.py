@@ -126,6 +126,10 @@ def _widget(part: Requirement, view: PageView) -> RequirementResult:
         )  # fmt: skip
     elif role == "tabs":
         found = facts.widgets.get("tabs") or re.search(r"\btabs?\b|\btab-|-tabs?\b", names)
+    elif role == "filter":  # tag buttons or a dropdown that narrow a list
+        found = re.search(r"filter", names) or any(
+            f.tag == "select" and len(f.options) > 1 for f in dom.fields
+        )
     elif role == "carousel":
         found = facts.widgets.get("carousel") or re.search(r"carousel|slider|swiper|slide", names)
     else:

@@ -28,6 +28,8 @@ WIDGETS: dict[str, re.Pattern[str]] = {
         "table": r"\btables?\b",
         "map": r"\bmaps?\b",
         "carousel": r"\b(?:carousel|slider|slideshow|rotating banner)\b",
+        "filter": r"\b(?:filter (?:bar|buttons?|options?|dropdowns?|menus?|panel|controls?)"
+        r"|filters|filtering)\b",
         "tabs": r"\btabs?\b",
         "accordion": r"\b(?:accordion|collapsible)\b",
         "modal": r"\b(?:modal|pop-?up|lightbox)\b",

@@ -49,7 +49,8 @@ READ_BY = {
     "widget:carousel": r"multiple",
     "font": r"clean|legib\w*|readab\w*|elegant|modern|styled|overlaid|use[sd]?",
     "weight": r"use[sd]?|elegant|modern|clean",
-    "image": r"images?|photos?|pictures?|photograph\w*|illustrations?|eye-catching|high-quality",
+    "image": r"images?|photos?|pictures?|photograph\w*|illustrations?|eye-catching|high-quality"
+    r"|thumbnails?",
     "colour": r"calm\w*|sooth\w*|soft|vibrant|use[sd]?",
     "navigate": r"navigat\w*|leads?|directs?|redirects?|opens?|returns?|accessible|access\w*"
     r"|using|use",
@@ -65,8 +66,19 @@ READ_BY = {
     "grid": r"consistent\w*|uniform\w*|spacing|spaced|align\w*|evenly|equal|thumbnails?|cards?"
     r"|tiles?|each",
     "widget:radio": r"multiple",
+    "hover": r"hover\w*|enlarg\w*|scal\w*|zoom\w*|elevat\w*|lift\w*|shadows?|glow\w*|bright\w*"
+    r"|underlin\w*|rotat\w*|borders?|highlight\w*|reveal\w*|smooth\w*|transitions?|upon|results"
+    r"|interactive|dynamic\w*|visual|effects?",
+    "icon": r"icons?|emoji\w*",
+    "items": r"each|every|all|cards?|tiles?|entr(?:y|ies)|lists?|listings?|thumbnails?"
+    r"|descriptions?|summar(?:y|ies)|excerpts?|brief|short|ratings?|stars?|images?|photos?"
+    r"|pictures?|photograph\w*|illustrations?|displaying|showing|featuring|containing",
     "widget:contact": r"information|details|physical",
-    "any": r"clearly|prominent\w*|visually",
+    "any": r"clearly|prominent\w*|visually|functionality",
+    "widget:filter": r"filters?|filtering|filter(?:s|ed|ing)? (?:by|the|events|content|articles"
+    r"|initiatives|policies)|categori[sz]ed|(?:can|to) filter|selecting|selectab\w*|results?",
+    "motion": r"animat\w*|transitions?|fad(?:e|es|ing)|slid(?:e|es|ing)|smooth\w*|upon|loads?"
+    r"|subtle|effects?|gradual\w*|quick\w*|seamless\w*|dynamic\w*",
 }
 HOME = re.compile(r"\b(?:home ?page|home page|landing page|main page|front page)\b", re.I)
 CONTROL_NOUN = re.compile(

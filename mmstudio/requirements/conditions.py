@@ -78,6 +78,8 @@ def read_condition(condition: str, pass_: str = "", fail: str = "") -> Condition
     """The reading of one condition (see the module doc); ``pass_`` / ``fail`` are kept for the
     signature of a FronTalk condition and not read."""
     from .condition_behaviour import behaviour_parts, destination_needs
+    from .condition_hover import hover_part, motion_part
+    from .condition_items import icon_part, items_part
     from .condition_rules import style_parts, widget_parts
 
     text = " ".join(condition.split())
@@ -103,6 +105,8 @@ def read_condition(condition: str, pass_: str = "", fail: str = "") -> Condition
     reading.parts += behaviour_parts(text, plain, reading.parts)
     reading.parts = destination_needs(reading.parts)
     reading.parts += _paragraphs(text, plain)
+    reading.parts += items_part(text, plain, reading.parts) + icon_part(text, plain)
+    reading.parts += hover_part(text, plain) or motion_part(text, plain)
     reading.parts += _extracted(text, reading.parts)
     reading.parts = _dedupe(_outside_names(reading.parts, text, reading.page))
     for n, part in enumerate(reading.parts, start=1):

@@ -93,8 +93,38 @@ def summarise(records: list[dict], options, source: str = "") -> dict:
             "per_turn_median": _median(turn_seconds),
             "start_median": _median([r["start_seconds"] for r in done]),
         },
+        "per_type": per_type(done),
         "per_dialogue": [_row(r) for r in records],
     }
+
+
+def per_type(records: list[dict]) -> dict:
+    """The checked rates by condition type (function | design) over finished ``records``:
+    {type: {tests, checked, checked_share, checked_pass_rate (mean of the dialogues' over
+    that type's conditions), checked_forgetting_rate (pooled), checked_passes_at_intro,
+    checked_passes_at_final}}."""
+    out = {}
+    for kind in ("function", "design"):
+        rows = []
+        for record in records:
+            tests = [t for t in record["tests"] if t.get("type") == kind]
+            if tests:
+                rows.append((len(tests), checked_rates(tests, len(record["turns"]))))
+        n = sum(count for count, _ in rows)
+        checked = sum(r["checked"] for _, r in rows)
+        shares = [r["checked_pass_rate"] for _, r in rows if r["checked_pass_rate"] is not None]
+        kept = sum(r["checked_passes_at_intro"] for _, r in rows)
+        final = sum(r["checked_passes_at_final"] for _, r in rows)
+        out[kind] = {
+            "tests": n,
+            "checked": checked,
+            "checked_share": round(checked / n, 4) if n else None,
+            "checked_pass_rate": round(statistics.fmean(shares), 4) if shares else None,
+            "checked_forgetting_rate": round(1 - final / kept, 4) if kept else None,
+            "checked_passes_at_intro": kept,
+            "checked_passes_at_final": final,
+        }
+    return out
 
 
 def _row(record: dict) -> dict:
@@ -149,6 +179,14 @@ def markdown(summary: dict) -> str:
         f"{summary['checked_passes_at_final']}/{summary['checked_passes_at_intro']}: the "
         "conditions that passed when introduced and are checked at the final turn).",
     ]
+    for kind, row in (summary.get("per_type") or {}).items():
+        lines.append(
+            f"- {kind.capitalize()} conditions: {row['checked']}/{row['tests']} checked "
+            f"({_pct(row['checked_share'])}); over those, pass rate "
+            f"{_num(row['checked_pass_rate'])}, forgetting rate "
+            f"{_num(row['checked_forgetting_rate'])} (1 − {row['checked_passes_at_final']}/"
+            f"{row['checked_passes_at_intro']})."
+        )
     if at["unchecked"]:
         lines += [
             "",

@@ -6,7 +6,11 @@
  * optional empty message [data-mm-filter-empty] and count [data-mm-filter-count]. Without JS
  * every item shows. With JS typing hides the items whose text does not hold every typed word
  * (case and accents ignored), a tag button shows only its tag (aria-pressed), and the count
- * ("3 of 8 shown") is announced politely. */
+ * ("3 of 8 shown") is announced politely. A labelled <select data-mm-filter-select> does what the
+ * tag buttons do (its option values are tags, "" for all). A labelled <select data-mm-sort>
+ * reorders the items: each option value is "KEY-asc" or "KEY-desc", KEY naming the items'
+ * data-mm-sort-KEY attribute (numbers compare as numbers, text as text; "text" sorts by the
+ * item's own text); root data-mm-sorted="KEY-dir". */
 (function () {
   'use strict';
   function fold(text) {
@@ -57,6 +61,35 @@
         apply();
       });
     });
+    var select = root.querySelector('select[data-mm-filter-select]');
+    if (select) {
+      select.addEventListener('change', function () {
+        tag = String(select.value || '').toLowerCase();
+        apply();
+      });
+    }
+    var sorter = root.querySelector('select[data-mm-sort]');
+    if (sorter) {
+      sorter.addEventListener('change', function () { sort(String(sorter.value || '')); });
+    }
+    function value(item, key) {
+      var raw = key === 'text' ? item.textContent : item.getAttribute('data-mm-sort-' + key);
+      raw = raw === null ? '' : String(raw).trim();
+      var n = Number(raw);
+      return raw !== '' && !isNaN(n) ? n : fold(raw);
+    }
+    function sort(how) {
+      var cut = how.lastIndexOf('-');
+      if (cut <= 0) return;
+      var key = how.slice(0, cut), down = how.slice(cut + 1) === 'desc';
+      var ordered = items.slice().sort(function (a, b) {
+        var x = value(a, key), y = value(b, key);
+        var c = x < y ? -1 : x > y ? 1 : 0;
+        return down ? -c : c;
+      });
+      ordered.forEach(function (item) { item.parentNode.appendChild(item); });
+      root.setAttribute('data-mm-sorted', how);
+    }
     apply();
   }
   function start() {

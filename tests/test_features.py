@@ -1,0 +1,201 @@
+"""Features built offline from a turn's words (mmstudio.feedback.features, MM Studio issue 16) and
+the FronTalk condition parts that check them (per-item claims, hover effects, motion, icons):
+what the words are read into, the markup built in the page's own classes, the kit driven in
+Chromium, and checks that fail on a page without the feature."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mmstudio.feedback import functional
+from mmstudio.feedback.features import FeatureSpec, build, find_feature, read_clause
+from mmstudio.feedback.requirements import split_offline
+from mmstudio.pipeline import behaviours as kit
+from mmstudio.refine import guardrails
+from mmstudio.render import find_browser
+from mmstudio.requirements.condition_hover import check_hover, check_motion
+from mmstudio.requirements.condition_items import check_icon, check_items
+from mmstudio.requirements.conditions import read_condition
+
+requires_browser = pytest.mark.skipif(
+    find_browser().executable is None,
+    reason=f"no Chromium for Playwright: {find_browser().problem}",
+)
+session_loop = pytest.mark.asyncio(loop_scope="session")
+
+PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Wasted Talent</title>
+<style>.card{border:1px solid #ccc}</style></head><body id="top">
+<header id="header" data-mm-section="header" class="site-header"><div class="wrap">
+<div class="header-bar"><h1>Wasted Talent</h1><div class="header-tools"></div></div></div></header>
+<main id="main"><section id="hero" data-mm-section="hero" class="section"><div class="wrap">
+<h2>Comics</h2></div></section></main></body></html>"""
+
+
+def _one(text: str) -> FeatureSpec:
+    spec = read_clause(text)
+    assert spec is not None, text
+    return spec
+
+
+def test_a_named_section_with_a_button_that_leads_somewhere_is_read():
+    spec = _one(
+        'Introduce a "Featured Comic" section on the homepage that highlights a selected comic '
+        'strip, with a brief description and a "Read More" button that navigates to the archive'
+    )
+    assert spec.name == "Featured Comic"
+    assert [(c.label, c.role, c.menu) for c in spec.controls] == [("Read More", "button", False)]
+    assert "archive" in spec.controls[0].dest
+    assert spec.about.startswith("Highlights a selected comic strip")
+
+
+def test_menu_links_kits_sorts_and_categories_are_read():
+    wish = _one('Introduce a "Software Wishlist" feature accessible via a "Wishlist" link')
+    assert wish.name == "Software Wishlist" and wish.controls[0].menu
+    quiz = _one('Integrate a "Comic Quiz" feature with trivia questions and a "Take Quiz" button')
+    assert "quiz" in quiz.kits
+    sort = _one(
+        "Enhance the User Reviews and Ratings Section by implementing a sorting dropdown "
+        'allowing users to sort reviews by "Most Recent," "Highest Rating," and "Lowest Rating."'
+    )
+    assert sort.name == "User Reviews and Ratings"
+    assert [v for _, v in sort.sorts] == ["date-desc", "rating-desc", "rating-asc"]
+    tags = _one('Add a filter to the Project Gallery with categories such as "Homes", "Offices"')
+    assert tags.options == ["Homes", "Offices"] and "filter" in tags.kits
+    assert read_clause("Make the title red") is None  # a colour, not a feature
+
+
+def test_a_turn_becomes_feature_requirements_and_keeps_the_rest():
+    reqs = split_offline(
+        'Introduce a "Featured Comic" section with a "Read More" button. Ensure the featured '
+        "comic changes weekly. Make the header red.",
+        [],
+        [],
+    )
+    assert [r.op for r in reqs] == ["feature", "free", "colour"]
+    assert FeatureSpec.loads(reqs[0].content).name == "Featured Comic"
+
+
+def test_build_places_a_section_in_the_page_classes_with_a_menu_link_and_no_duplicate():
+    spec = _one(
+        'Introduce a "Top Rated Software" section accessible via a "Top Rated" link on the '
+        "homepage, showcasing the highest-rated software products with their rating"
+    )
+    page, names = build(PAGE, spec, "t2-r1")
+    assert names == []
+    assert 'data-mm-section="fb-top-rated-software"' in page
+    assert '<a href="#top-rated-software">Top Rated</a>' in page  # in the header's nav
+    assert page.count('class="card"') == 6 and "★" in page
+    assert not guardrails.page_problems(PAGE, page)
+    again, _ = build(page, spec, "t3-r1")  # the feature exists: extended, never doubled
+    assert again.count('data-mm-section="fb-top-rated-software"') == 1
+    assert again.count(">Top Rated</a>") == 1
+
+
+def test_a_search_added_later_filters_the_cards_already_there():
+    page, _ = build(PAGE, _one('Add a "Comic Archive" section listing past comic strips'), "t2")
+    page, names = build(
+        page, _one("Enhance the Comic Archive by adding a search bar for keywords"), "t3"
+    )
+    assert names == ["filter"]
+    archive = find_feature(page, "Comic Archive")
+    inside = page[archive.start : archive.end]
+    assert 'data-mm-behaviour="filter"' in inside and inside.count("data-mm-item") == 6
+    assert kit.head_tags(["filter"]).splitlines()[1] in page
+
+
+def test_a_footer_a_sticky_bar_and_hover_effects_are_built():
+    page, _ = build(
+        PAGE,
+        _one(
+            "Introduce a footer with social media icons, contact information and a brief "
+            '"About" section on a dark background'
+        ),
+        "t4",
+    )
+    assert "<footer" in page and "fb-footer-dark" in page and "hello@wastedtalent.example" in page
+    page, _ = build(page, _one("Introduce a sticky navigation bar at the top"), "t5")
+    assert "fb-sticky" in page
+    page, _ = build(PAGE, _one('Add a "Gallery" section of project images'), "t6")
+    page, _ = build(page, _one("Add hover effects that slightly enlarge the cards"), "t7")
+    assert ":hover{transform:scale(1.05)}" in page.replace(" ", "")
+
+
+# --- condition parts that check the features ------------------------------------------------
+
+
+def _part(condition: str, checker: str):
+    reading = read_condition(condition)
+    return next(p for p in reading.parts if p.checker == checker)
+
+
+def test_per_item_claims_pass_on_complete_items_and_fail_on_missing_ones():
+    condition = (
+        'In the "Top Rated Software" section, each software in the list includes its name, '
+        "average rating, and a short description."
+    )
+    part = _part(condition, "cond.items")
+    assert part.label == "Top Rated Software" and set(part.values) >= {"title", "rating", "text"}
+    built, _ = build(
+        PAGE, _one('Add a "Top Rated Software" section listing software with ratings'), "t1"
+    )
+    assert check_items(part, built, "index.html").status == "pass"
+    bare = re.sub(r'<p class="item-label">.*?</p>', "", built)  # the cards without ratings
+    failed = check_items(part, bare, "index.html")
+    assert failed.status == "fail" and "rating" in failed.message
+    assert check_items(part, PAGE, "index.html").status == "fail"  # no such section
+    assert "each" not in read_condition(condition).unread
+
+
+def test_hover_motion_and_icon_checks_read_the_style_sheets_and_can_fail():
+    hover = _part("Hovering over a card slightly elevates it and changes its border color.",
+                  "cond.hover")  # fmt: skip
+    assert hover.label == "card" and {"lift", "border"} <= set(hover.values)
+    good = ".card{transition:transform .2s}.card:hover{transform:translateY(-4px);border-color:red}"
+    assert check_hover(hover, good).status == "pass"
+    assert check_hover(hover, ".card:hover{color:red}").status == "fail"
+    assert check_hover(hover, ".card{transform:translateY(-4px)}").status == "fail"
+    motion = _part("The banner slides in from the top with a subtle animation.", "cond.motion")
+    css = "@keyframes drop{from{opacity:0}}.banner{animation:drop .4s ease}"
+    assert check_motion(motion, css).status == "pass"
+    assert check_motion(motion, ".banner{color:red}").status == "fail"
+    icon = _part("Social media icons are visible in the footer.", "cond.icon")
+    assert check_icon(icon, '<svg class="fb-icon" width="28"></svg>', "i.html").status == "pass"
+    assert check_icon(icon, "<p>★ 4.5 / 5 rated</p>", "i.html").status == "fail"
+
+
+# --- the built features driven in Chromium ---------------------------------------------------
+
+
+def _site(tmp_path: Path, page: str, names: list[str]) -> Path:
+    site = tmp_path / "site"
+    site.mkdir()
+    kit.install(site, names)
+    (site / "index.html").write_text(page, encoding="utf-8")
+    return site
+
+
+@requires_browser
+@session_loop
+async def test_the_built_search_and_sort_work_and_a_bare_copy_fails(renderer, tmp_path):
+    spec = _one(
+        'Add a "Reviews" section of reviews with a search bar and a sorting dropdown to sort by '
+        '"Most Recent" and "Lowest Rating"'
+    )
+    page, names = build(PAGE, spec, "t1")
+    site = _site(tmp_path, page, names)
+    steps = functional.parse_script([
+        {"action": "select", "selector": "select[data-mm-sort]", "text": "rating-asc"},
+        {"action": "expect_visible",
+         "selector": ".fb-cards > li:first-child[data-mm-sort-rating='3.9']"},
+        {"action": "type", "selector": "[data-mm-filter-input]", "text": "editors"},
+        {"action": "expect_text", "selector": "[data-mm-filter-count]", "text": "1 of 6 shown"},
+    ])  # fmt: skip
+    working = await functional.run_script(site, steps)
+    assert working.passed, working.detail
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "index.html").write_text(page, encoding="utf-8")  # the markup, no kit scripts
+    assert not (await functional.run_script(bare, steps)).passed
