@@ -433,6 +433,11 @@ async def test_refine_project_with_the_openai_provider_fixes_a_measured_issue(
 
     def answer(request: Request) -> Reply:
         selector, body = rule[:-1].split("{")
+        if request.schema_name() == "AssetJudgement":  # the judge sees the page too
+            return chat_reply(json.dumps({"issues": []}))
+        if request.schema_name() == "AestheticsJudgement":
+            grades = ("balance_spacing", "typography", "colour", "clarity_polish", "overall")
+            return chat_reply(json.dumps(dict.fromkeys(grades, 0.8) | {"notes": []}))
         if request.schema_name() != "ContextPatch" or selector not in request.text():
             return error(400, "unexpected request")
         return chat_reply(context_reply(css=[{"selector": selector, "declarations": body}]))
@@ -446,4 +451,5 @@ async def test_refine_project_with_the_openai_provider_fixes_a_measured_issue(
     opened = Project.open(project.root)
     assert "frame-too-short" not in {i.code for i in opened.read_report().issues}
     assert html_edit.patch_css((opened.site_dir / "index.html").read_text(), "visits_chart") == rule
-    assert len(server.log("chat")) == 1
+    patches = [r for r in server.log("chat") if r.schema_name() == "ContextPatch"]
+    assert len(patches) == 1 and "judge" in opened.read_report().timings  # judged like its trial

@@ -27,7 +27,7 @@ from mmstudio.feedback.turn import FeedbackError, check_input
 from mmstudio.project import Project
 from mmstudio.project.workspace import Workspace
 from mmstudio.providers.settings import Settings
-from mmstudio.refine.registry import Refiners, get_refiners, refiners_of
+from mmstudio.refine.registry import Refiners, refiners_of
 from mmstudio.studio.jobs import Job, JobContext, JobManager
 
 if TYPE_CHECKING:
@@ -167,18 +167,9 @@ async def feedback_project(
     project = Project.open(root)
     annotation = load(annotations) if annotations else None
     png = png_path(annotation, annotations) if annotation and annotations else None
-    if models is not None:
-        return await FeedbackService(project, models=models).run(text, annotation, png)
-    if provider == "offline":
-        return await FeedbackService(project).run(text, annotation, png)
-    from mmstudio.providers.openai_compat import OpenAIProvider
-    from mmstudio.providers.settings import load_settings
+    if models is None:
+        from mmstudio.studio.bundle import using_models
 
-    refiners = get_refiners(provider, settings)  # ValueError for an unknown provider
-    chat = OpenAIProvider(settings or load_settings())
-    try:
-        service = FeedbackService(project, chat=chat, refiners=refiners)
-        return await service.run(text, annotation, png)
-    finally:
-        await chat.aclose()
-        await refiners.aclose()
+        async with using_models(provider, settings) as owned:  # ValueError: unknown provider
+            return await FeedbackService(project, models=owned).run(text, annotation, png)
+    return await FeedbackService(project, models=models).run(text, annotation, png)

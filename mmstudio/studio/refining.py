@@ -42,7 +42,7 @@ from mmstudio.refine import (
     render_and_score,
     route,
 )
-from mmstudio.refine.registry import Refiners, RuleRefiners, get_refiners, refiners_of
+from mmstudio.refine.registry import Refiners, RuleRefiners, refiners_of
 from mmstudio.report import Level, Report, Severity
 from mmstudio.studio.jobs import Job, JobContext, JobManager
 
@@ -377,16 +377,17 @@ async def refine_project(
     settings: Settings | None = None,
     models: Models | None = None,
 ) -> list[Outcome]:
-    """Open the project at ``root`` and refine it once (the ``mmstudio refine`` command): with
-    ``models`` (a bundle: model refiners, trials judged like a judged baseline), else with the
-    refiners of ``provider`` (offline rules, or ``openai`` with ``settings``)."""
-    if models is not None:
-        return await RefineService(Project.open(root), models=models).refine(
-            level, element, instruction
-        )
-    refiners = get_refiners(provider, settings)
-    try:
-        service = RefineService(Project.open(root), refiners=refiners)
-        return await service.refine(level, element, instruction)
-    finally:
-        await refiners.aclose()
+    """Open the project at ``root`` and refine it once (the ``mmstudio refine`` command) with
+    ``models`` (a bundle: model refiners, trials judged like their baseline), else with the
+    bundle of ``provider`` (none offline: the rules; ``openai`` over ``settings``), opened and
+    closed here."""
+    if models is None:
+        from mmstudio.studio.bundle import using_models
+
+        async with using_models(provider, settings) as owned:
+            return await RefineService(Project.open(root), models=owned).refine(
+                level, element, instruction
+            )
+    return await RefineService(Project.open(root), models=models).refine(
+        level, element, instruction
+    )
