@@ -257,6 +257,8 @@ def _names(clause: str, used: set[int]) -> list[tuple[str, str, int]]:
             continue
         if re.search(r"\b(?:home ?page|detail|results?|each|every)\b", core):
             continue
+        if name.split()[-1].lower() == "section" and not core.endswith("s"):
+            core = f"{core}s"  # "the comment section" is the Comments
         found.append((_clean(core), name.split()[-1].lower(), m.start()))
     return found
 
@@ -335,7 +337,9 @@ def _about(clause: str, name: str) -> str:
     )
     if m is None:
         return f"Everything about {name.lower()}, in one place." if name else ""
-    text = re.split(r",\s*(?:and\s+)?(?:ensuring|making|so|while)\b", m.group(1))[0].strip()
+    text = re.split(r",\s*(?:and\s+)?(?:ensuring|making|so|while|drawing|with|using|offering"
+                    r"|providing|enhancing)\b|\s+(?:with|and)\s+an?\s+\w+\s+(?:button|link)\b",
+                    m.group(1))[0].strip()  # fmt: skip
     text = re.sub(r"^(?:allow|let|enable)s?\s+(?:users?|visitors?)\s+to\s+", "", text)
     text = re.sub(r"\busers?\b", "you", text)
     text = re.sub(r"\btheir\b", "your", text)
