@@ -266,7 +266,7 @@ async def path(window_factory, walk: Walk, work: Path, prompt: str) -> dict:
     old_background = editor.canvas.background.cacheKey()
     editor.send()
     await settle(window, 1.0)
-    await wait_for(lambda: getattr(editor, "recaptured", False), 60)
+    await wait_for(lambda: getattr(editor, "recaptured", False), 240)
     walk.shot(
         editor,
         "annotate-sent",
@@ -340,8 +340,14 @@ async def path(window_factory, walk: Walk, work: Path, prompt: str) -> dict:
         d for d in window.findChildren(_dock_type()) if d.objectName() == "issues-dock"
     )
     issues_dock.raise_()
+    from mmstudio.gui.plan_tree import row_issues
+
     check = window.snapshot.check
-    cropped = sorted(check.crops) if check is not None else []
+    cropped = [
+        item_id
+        for item_id in sorted(check.crops if check is not None else {})
+        if row_issues(window.report, item_id) and item_id in window.tree._items
+    ]
     if cropped:
         window.tree.select(cropped[0])
         await asyncio.sleep(0.5)

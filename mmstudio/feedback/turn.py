@@ -314,6 +314,9 @@ class FeedbackTurn:
         may drive the page)."""
         async with self._trial(draft.page, width, name, draft.files) as render:
             measured = Measured.of(render, draft.reader())
+            # the screenshot is decoded in a worker, not by a check on the app's event loop
+            # (a full page: 50–200 ms)
+            await asyncio.to_thread(measured.image)
             return measured, await critique(reqs, measured, self.judge)
 
     async def _page_render(self, page: str, width: int, name: str):
