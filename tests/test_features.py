@@ -121,6 +121,10 @@ def test_a_footer_a_sticky_bar_and_hover_effects_are_built():
     page, _ = build(PAGE, _one('Add a "Gallery" section of project images'), "t6")
     page, _ = build(page, _one("Add hover effects that slightly enlarge the cards"), "t7")
     assert ":hover{transform:scale(1.05)}" in page.replace(" ", "")
+    page, _ = build(page, _one("Ensure each card includes an icon for its category"), "t8")
+    assert page.count('class="fb-icon"') == 6  # every card of the gallery, once
+    again, _ = build(page, _one("Ensure each card includes an icon for its category"), "t9")
+    assert again.count('class="fb-icon"') == 6
 
 
 # --- condition parts that check the features ------------------------------------------------

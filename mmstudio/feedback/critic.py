@@ -313,6 +313,10 @@ def _check_feature(req, m):
         return False, f"no control “{absent[0]}” on the page"
     if spec.sticky and "fb-sticky" not in page:
         return False, "the header is not pinned"
+    if not spec.name and spec.icons and "fb-icon" not in page:
+        return False, "no card gained an icon"
+    if not spec.name and spec.pictures and "fb-thumb" not in page:
+        return False, "no card gained a picture"
     if spec.hover and ":hover{" not in html_edit.patch_css(page, "fb-features").replace(" {", "{"):
         return False, "no hover rule was written"
     return True, f"“{spec.name or 'the feature'}” is built ({', '.join(spec.kits) or 'section'})"

@@ -149,7 +149,7 @@ class FeatureSpec:
     @property
     def empty(self) -> bool:
         return not (self.name or self.controls or self.kits or self.sticky or self.region
-                    or self.links or self.hover)  # fmt: skip
+                    or self.links or self.hover or self.icons or self.pictures)  # fmt: skip
 
     def dumps(self) -> str:
         """The spec as JSON (kept in a requirement's ``content``)."""
@@ -389,8 +389,11 @@ def read_clause(clause: str, previous: str = "") -> FeatureSpec | None:
     if region == "footer" and _FOOTER.search(low):
         return _footer_spec(clause, low)
     if not name and not controls and not kits and not sticky and not links:
-        if hover:
-            return FeatureSpec(hover=hover[0], hovered=hover[1], region=region)
+        icons = bool(re.search(r"\bicons?\b", low))
+        pictures = bool(re.search(r"\b(?:thumbnails?|images?|photos?|pictures?)\b", low))
+        if hover or ((icons or pictures) and re.search(r"\b(?:each|every|all)\b", low)):
+            return FeatureSpec(hover=hover[0] if hover else [], hovered=hover[1] if hover else "",
+                               region=region, icons=icons, pictures=pictures)  # fmt: skip
         return None
     if region and not name and not controls and not kits:
         return FeatureSpec(sticky=True, links=links) if sticky or links else None
@@ -816,10 +819,14 @@ def build(page: str, spec: FeatureSpec, key: str) -> tuple[str, list[str]]:
             page = _nav(page, _title(name), f"#{target.attrs['id']}")
     if spec.region == "footer" and not spec.name:
         return _finish(_footer(page, spec, title, key))
-    if spec.hover and not (spec.name or spec.controls or spec.kits):
+    if (spec.hover or spec.icons or spec.pictures) and not (spec.name or spec.controls
+                                                            or spec.kits):  # fmt: skip
         target = _region(page, spec.region) if spec.region else _last_feature(page)
         own = target.attrs.get("id", "") if target is not None else ""
-        page = html_edit.set_patch_block(page, "fb-features", hover_css(spec, own))
+        if spec.hover:
+            page = html_edit.set_patch_block(page, "fb-features", hover_css(spec, own))
+        if own and (spec.icons or spec.pictures):
+            page = _enrich(page, own, spec)
         return _finish(page)
     node = find_feature(page, spec.name) if spec.name else None
     if node is None and not spec.name and spec.region:
@@ -939,6 +946,31 @@ def _footer(page: str, spec: FeatureSpec, title: str, key: str) -> str:
     at = page.rfind("</body>")
     at = at if at >= 0 else len(page)
     return page[:at] + markup + "\n" + page[at:]
+
+
+def _enrich(page: str, own: str, spec: FeatureSpec) -> str:
+    """``page`` with each card of section ``own`` that lacks one given an icon (``spec.icons``)
+    or a picture (``spec.pictures``) before its title."""
+    node = html_edit.find(page, "id", own)
+    if node is None:
+        return page
+    inside = page[node.start : node.end]
+    count = 0
+
+    def add(m: re.Match) -> str:
+        nonlocal count
+        head, title = m.group(1), m.group(2)
+        extra = ""
+        if spec.icons and "fb-icon" not in head:
+            extra += _icon(count)
+        if spec.pictures and "fb-thumb" not in head:
+            extra += _art(htmllib.unescape(re.sub(r"<[^>]+>", "", title)), count)
+        count += 1
+        return f"{head}{extra}{m.group(0)[len(head) :]}"
+
+    pattern = r'(<li class="card"[^>]*>(?:(?!<h3).)*?)(<h3 class="item-title">.*?</h3>)'
+    inside = re.sub(pattern, add, inside, flags=re.S)
+    return page[: node.start] + inside + page[node.end :]
 
 
 def _finish(page: str) -> tuple[str, list[str]]:
