@@ -89,6 +89,10 @@ def test_build_places_a_section_in_the_page_classes_with_a_menu_link_and_no_dupl
     assert '<a href="#top-rated-software">Top Rated</a>' in page  # in the header's nav
     assert page.count('class="card"') == 6 and "★" in page
     assert not guardrails.page_problems(PAGE, page)
+    history = _one('Introduce a "Software Comparison History" feature listing past comparisons')
+    tool, _ = build(PAGE, _one('Add a "Dynamic Software Comparison Tool" section'), "t1")
+    both, _ = build(tool, history, "t2")  # a name sharing two words is another feature
+    assert "fb-software-comparison-history" in both and "fb-dynamic-software" in both
     again, _ = build(page, spec, "t3-r1")  # the feature exists: extended, never doubled
     assert again.count('data-mm-section="fb-top-rated-software"') == 1
     assert again.count(">Top Rated</a>") == 1

@@ -586,8 +586,10 @@ def find_feature(page: str, name: str) -> html_edit.Node | None:
         ][:2]
         label = " ".join([n.attrs.get("aria-label", ""), n.attrs.get("id", "").replace("-", " "),
                           *heads])  # fmt: skip
-        score = min(overlap(name, label), overlap(label, name) + 0.25)
-        if score >= 0.6 and (best is None or score > best[0]):
+        score = overlap(name, label)
+        # "Software Comparison History" is not the "Dynamic Software Comparison Tool"
+        least = 0.75 if len(_words(name)) >= 3 else 0.6
+        if score >= least and overlap(label, name) >= 0.5 and (best is None or score > best[0]):
             best = (score, n)
     return best[1] if best else None
 
