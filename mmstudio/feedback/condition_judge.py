@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from mmstudio.project.errors import one_line
 from mmstudio.requirements.condition_checks import check_part
 from mmstudio.requirements.condition_dom import SiteDom, overlap
 from mmstudio.requirements.condition_steps import Behaviours
@@ -331,7 +332,7 @@ def condition_judge(
             try:
                 verdicts = {v.requirement: v for v in await base(requirements, render)}
             except (DesignerError, ValueError, OSError) as exc:
-                line = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+                line = one_line(exc, 200)
                 log.warning("the judge failed: %s", line)
                 verdicts = {
                     r.id: Verdict(r.id, None, f"unchecked: the judge failed: {line}")

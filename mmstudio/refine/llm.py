@@ -35,6 +35,7 @@ from PIL import Image
 
 from mmstudio.pipeline import charts
 from mmstudio.plan import ChartPlan, DesignPlan, ImagePlan, VideoPlan
+from mmstudio.project.errors import one_line
 from mmstudio.providers.base import DesignerError
 from mmstudio.providers.llm.page import extract_html
 from mmstudio.providers.llm.refine import CssRule, ElementPlan, LLMRefiner, revised_spec
@@ -214,8 +215,7 @@ class ModelRefiners:
             why = f"the model's {target.level} patch was refused: {exc}"
             return await self._fallback(target, inp, "rejected", why)
         except (DesignerError, ValueError) as exc:  # ProviderError is a DesignerError
-            line = (str(exc).splitlines() or [type(exc).__name__])[0]
-            why = f"the model's {target.level} refine failed: {line}"
+            why = f"the model's {target.level} refine failed: {one_line(exc)}"
             return await self._fallback(target, inp, "failed", why)
         if change is None:  # not the model's to refine (an element no plan describes)
             return await self.rules.propose(target, inp)
@@ -342,7 +342,7 @@ class ModelRefiners:
 
 
 def _first(exc: Exception) -> str:
-    return (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+    return one_line(exc, 160)
 
 
 def _context_edit(inp: RefineInput, original: str, markup: str, css: str):

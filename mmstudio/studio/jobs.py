@@ -232,6 +232,7 @@ class JobManager:
                 job.id, job.kind, element=job.element, level=job.level, at=job.started_at
             )
         except (sqlite3.Error, OSError, UserError) as exc:
+            self._runs.pop(root, None)  # a replaced database is migrated again next time
             log.warning("job %s not recorded in %s: %s", job.id, root, one_line(exc))
             return None
 

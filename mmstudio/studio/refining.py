@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mmstudio.project import Project
-from mmstudio.project.errors import InputError
+from mmstudio.project.errors import InputError, one_line
 from mmstudio.project.versions import Attempt
 from mmstudio.project.workspace import Workspace
 from mmstudio.providers.settings import Settings
@@ -209,7 +209,7 @@ class RefineService:
         return outcomes
 
     async def _record_failure(self, job: Job, target: Target, exc: Exception) -> None:
-        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        reason = one_line(exc)
         attempt = Attempt(
             created_at=time.time(),
             job=job.id,
