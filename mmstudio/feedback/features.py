@@ -309,7 +309,7 @@ def _subject(clause: str, name: str) -> str:
         clause,
     )
     noun = m.group(1) if m else ""
-    noun = re.sub(r"^(?:the|a|an|this|that|each|every)\s+", "", noun)
+    noun = re.sub(r"^(?:the|a|an|this|that|each|every)(?:\s+|$)", "", noun)
     if not noun or noun.split()[0] in ("users", "them", "it", "its", "their", "up", "how", "what"):
         noun = name.split()[-1].lower() if name else "item"
     noun = re.sub(r"\b(?:and|or|with|to|for|in|on|by)\b.*$", "", noun).strip() or "item"
