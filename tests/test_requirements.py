@@ -562,3 +562,42 @@ def test_a_mark_by_the_logo_is_looked_for_in_the_header():
     assert [
         r for r in extract("A plain logo “Nove” and three links.") if r.role == "logo-icon"
     ] == []
+
+
+def test_design_ideas_typeface_descriptions_and_picture_words_are_read_as_such():
+    """“leaf bullet list” after "below the paragraphs" is a design idea, a lower-case tag named
+    as a tag is copy; a quoted typeface description is no copy and leaks when printed; words the
+    brief puts on a picture fail as page copy beside it, and pass over it; a caption "below
+    the image" is copy."""
+    from mmstudio.render.facts import Picture
+
+    brief = (
+        "Below the paragraphs, a small “leaf bullet list” presents three points. Small tags read "
+        "“mindful practice” and “soft color stories”. All text uses one family, described as "
+        "“a clean, geometric sans-serif similar to Inter or SF Pro”.\n"
+        "A poster reads “JUNE 12–14” along its edge. Below the image, a caption: “Figure 01”."
+    )
+    reqs = extract(brief)
+    keys = {r.key: r for r in reqs}
+    assert "leaf bullet list" not in keys and keys["mindful practice"].kind == "label"
+    assert not any("sans-serif" in r.key for r in reqs if r.kind == "copy")
+    assert keys["JUNE 12–14"].role == "in-image" and keys["Figure 01"].role == "copy"
+    note = TextBlock(
+        tag="p", text="Set in a clean, geometric sans-serif similar to Inter or SF Pro."
+    )
+    (typeface,) = [r for r in reqs if r.key == "typeface description"]
+    assert check_all([typeface], _page(note))[0].status == "fail"
+    sync = TextBlock(tag="p", text="Sync colors, logos, and fonts in one click.")
+    assert check_all([typeface], _page(sync))[0].status == "pass"
+    poster = Picture(kind="img", rect={"x": 0, "y": 0, "w": 400, "h": 600})
+    beside = TextBlock(tag="p", text="JUNE 12–14", rect={"x": 500, "y": 100, "w": 120, "h": 20})
+    over = TextBlock(tag="p", text="JUNE 12–14", rect={"x": 300, "y": 100, "w": 90, "h": 20})
+    words = keys["JUNE 12–14"]
+    assert (
+        check_copy(words, PageFacts(text="JUNE 12–14", blocks=[beside], pictures=[poster])).status
+        == "fail"
+    )
+    assert (
+        check_copy(words, PageFacts(text="JUNE 12–14", blocks=[over], pictures=[poster])).status
+        == "pass"
+    )

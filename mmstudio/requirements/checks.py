@@ -88,6 +88,12 @@ def check_copy(req: Requirement, facts: PageFacts) -> RequirementResult:
     Capitals the brief asks for must show (after ``text-transform``)."""
     want = loose(req.label.replace("\\n", " "))  # a brief's "\\n" asks for a line break
     page = _visible(facts, req.values)
+    if want and f" {want} " in page and req.role == "in-image":
+        loose_block = _picture_free_block(want, facts)
+        if loose_block:
+            msg = f"“{_cut(req.label)}” is printed as page copy, not in the picture"
+            return RequirementResult.of(req, "fail", msg, closest=loose_block)
+        return RequirementResult.of(req, "pass", "shown over the picture")
     if want and f" {want} " in page:
         stray = _stray_punctuation(req, facts)
         if stray:
@@ -118,6 +124,24 @@ def check_copy(req: Requirement, facts: PageFacts) -> RequirementResult:
     elif near:
         msg += f"; the closest text is “{_cut(near)}”"
     return RequirementResult.of(req, "fail", msg, closest=near, in_alt=in_alt or None)
+
+
+def _picture_free_block(want: str, facts: PageFacts) -> str | None:
+    """The text of a block showing ``want`` that overlaps no picture, video or chart (words the
+    brief puts inside a picture, printed beside it), or None."""
+    frames = [p.rect for p in facts.pictures] + [v.rect for v in facts.videos]
+    for block in facts.blocks:
+        text = loose(block.text)
+        if f" {want} " not in f" {text} " or len(text) > 2 * len(want) + 20:
+            continue
+        r = block.rect
+        over = any(
+            r.x < f.x + f.w and f.x < r.x + r.w and r.y < f.y + f.h and f.y < r.y + r.h
+            for f in frames
+        )
+        if not over:
+            return block.text
+    return None
 
 
 def check_repeat(req: Requirement, facts: PageFacts) -> RequirementResult:

@@ -76,9 +76,11 @@ def _runs(text: str) -> list[list[tuple[str, int, int]]]:
 def _role(text: str, start: int) -> str:
     """The role read from the clause before offset ``start`` (≤ 90 characters, same sentence);
     ``in-image`` for words the brief puts inside a picture ("posters that say …")."""
-    window = text[max(0, start - 90) : start]
+    base = max(0, start - 90)
+    window = text[base:start]
     cut = max(window.rfind(". "), window.rfind("\n"), window.rfind("; "))
-    window = window[cut + 1 :] if cut >= 0 else window
+    if cut >= 0:
+        window, base = window[cut + 1 :], base + cut + 1
     if _PLACEHOLDER.search(window):
         return "field"  # "placeholder text: “Select a date & theme…”"
     if _TEXT_IS.search(window):
@@ -88,9 +90,27 @@ def _role(text: str, start: int) -> str:
         for m in pattern.finditer(window):
             if m.start() > at:
                 best, at = role, m.start()
-    if best in ("copy", "text") and _IN_IMAGE.search(window):
+    if best in ("copy", "text") and _in_image(text, base, window):
         return "in-image"
     return best
+
+
+_BESIDE = re.compile(
+    r"\b(?:below|beneath|under|above|beside|next to|right of|left of|after|before|around)"
+    r"\s+(?:(?:each|this|the|that|every|its|an?)\s+)?(?:[a-z-]+\s+)?$",
+    re.I,
+)
+
+
+def _in_image(text: str, base: int, window: str) -> bool:
+    """Whether the words before a quote (``window``, from offset ``base`` of ``text``) put it
+    inside a picture ("a poster that reads …"), not beside one ("below each image, the card
+    has …")."""
+    at = base
+    return any(
+        not _BESIDE.search(text[max(0, at + m.start() - 30) : at + m.start()])
+        for m in _IN_IMAGE.finditer(window)
+    )
 
 
 #: a role noun right after the quote ("a “Book a class” button") names that quote's role
@@ -107,19 +127,40 @@ def _role_after(text: str, end: int) -> str | None:
     return "button" if m.group(1) else "tag"
 
 
-def _scare_quote(inner: str, role: str = "text") -> bool:
+#: words that hand the quote over as copy ("the headline reads “sign up today”")
+_INTRO = re.compile(
+    r"(?:\b(?:reads?|reading|says?|saying|titled|labell?ed|named|called|text|words?|caption"
+    r"|tagline|headline|heading|title|button|link|tab)\b|:)\W{0,3}$",
+    re.I,
+)
+
+
+def _scare_quote(inner: str, role: str = "text", before: str = "") -> bool:
     """“sketchbook”-style quotes: one lower-case word that is no nav link (a “pressed” button
-    state) — or, where no word before it names a role at all, up to three lower-case words
-    naming a design idea (“flavor tiles”, “command console”)."""
+    state) — or up to three lower-case words naming a design idea (“flavor tiles”, “leaf
+    bullet list”, “event passes”) where no word before it names a role, or no word right
+    before it (``before``, the brief's text up to the quote) hands it over as copy."""
     words = inner.split()
     if role in ("nav", "listed", "field"):
         return False  # a lower-case menu (“work”, “about”) or list of names is still copy
     if len(words) == 1:
         return inner[:1].islower() and len(inner) < 20
     plain = all(w.isalpha() and w.islower() for w in words)
-    return role == "text" and plain and len(words) <= 3 and len(inner) < 30
+    if not (plain and len(words) <= 3 and len(inner) < 30):
+        return False
+    if role == "text":
+        return True
+    # a role word of copy further back ("below the paragraphs, a small “leaf bullet list”")
+    # hands nothing over; a tag or a button is named as one
+    return role in ("copy", "heading") and not _INTRO.search(before[-30:])
 
 
+#: words that describe type, not content: a line holding them is a note on the typeface
+TYPE_WORDS = re.compile(
+    r"\b(?:sans-?serifs?|serifs?|monospaced?|typefaces?|font family|font stack|grotesk"
+    r"|grotesque|letterforms?|slab serif|humanist sans)\b",
+    re.I,
+)
 _HEX = re.compile(r"^#[0-9a-f]{3}(?:[0-9a-f]{3})?(?:[0-9a-f]{2})?$", re.I)
 #: the words before a quote that make it a typeface ("a condensed sans-serif (think of
 #: something like “Neue Display”)", "the typeface “Inter”") — not a heading described by its
@@ -296,9 +337,12 @@ def _one(text, inner, start, end, role, source) -> Requirement | None:
 
 def _build(text, inner, start, end, role, source) -> Requirement | None:
     label = strip_label(inner)
-    if sum(c.isalnum() for c in label) < 2 or _scare_quote(label, role) or len(label) > 300:
+    before = text[max(0, start - 32) : max(0, start - 1)]
+    if sum(c.isalnum() for c in label) < 2 or _scare_quote(label, role, before) or len(label) > 300:
         return None  # "W", "1", "·": a mark, a step number, a separator — no copy to check
     role = "copy" if role == "listed" else role
+    if TYPE_WORDS.search(label) and role not in ("nav", "button", "tag"):
+        return None  # “a clean, geometric sans-serif similar to Inter”: a typeface, not copy
     if _HEX.match(label):
         return None  # a colour code in quotes (“#F7F3EC”): the palette pass reads it
     if label.casefold() in _font_keys() or (

@@ -12,7 +12,7 @@ import re
 
 from mmstudio.render.facts import PageFacts
 
-from .copy import extract_copy
+from .copy import TYPE_WORDS, extract_copy
 from .model import Requirement, RequirementResult
 from .style import HEX
 from .text import fold, loose, quotes, span, strip_label, vocabulary, without_quotes, words_pattern
@@ -108,9 +108,20 @@ def extract_notes(text: str, source: str = "prompt") -> list[Requirement]:
         span=span(text, 0, min(len(text), 120), source),
         severity="major",
     )
+    typeface = Requirement(
+        id="",
+        kind="leak",
+        key="typeface description",
+        role="type-notes",
+        values=stray.values,
+        text="No description of the typefaces printed as copy",
+        span=span(text, 0, min(len(text), 120), source),
+        severity="major",
+    )
     return [
         sample,
         stray,
+        *([typeface] if TYPE_WORDS.search(text) else []),
         Requirement(
             id="",
             kind="leak",
@@ -185,6 +196,17 @@ def check_leak(req: Requirement, facts: PageFacts) -> RequirementResult:
     elif req.role == "stray":
         found = stray_words(req, facts)
         what = "stray words of the brief"
+    elif req.role == "type-notes":
+        quoted = f" {' | '.join(req.values)} "
+        found = list(
+            dict.fromkeys(
+                b.text.strip() for b in facts.blocks
+                if TYPE_WORDS.search(b.text) and f" {loose(b.text)} " not in quoted
+                and len(b.text) <= 160 and _own_line(b, facts)
+            )
+        )  # fmt: skip
+        found = [t for t in sorted(found, key=len) if not any(k in t for k in found if k != t)]
+        what = "typeface descriptions"
     elif req.role == "fonts":
         found = [
             n for n in req.values if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text, re.I)
