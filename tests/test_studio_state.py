@@ -256,6 +256,9 @@ def test_crops_are_small_pngs_cut_around_the_box(tmp_path):
         assert crop.width <= CROP_MAX[0] and crop.height <= CROP_MAX[1]
         assert crop.getpixel((crop.width // 2, crop.height // 2)) == (200, 30, 30)
         assert crop.getpixel((0, 0)) == (255, 255, 255)  # the margin around the box
+    strip = cut_crops(shot, {"nav": [0, 300, 1200, 40]}, tmp_path)  # 30:1 → cut 3:1
+    with Image.open(strip["nav"]) as crop:
+        assert crop.width / crop.height < 3.5
 
 
 def test_read_head_of_a_real_project(tmp_path):

@@ -10,6 +10,7 @@ thread); the panel never decodes the full-page screenshot."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, Signal
@@ -206,9 +207,11 @@ class IssuesPanel(QWidget):
                 or self.crops.get(issue.element or "")
                 or self.crops.get(issue_target(issue) or "")
             )
+            item.setData(Qt.ItemDataRole.UserRole + 1, crop or "")  # never None (none_guard)
             if crop:
                 item.setIcon(self._crop(crop))
-                item.setData(Qt.ItemDataRole.UserRole + 1, crop)
+                words = html.escape(text).replace("\n", "<br>")
+                item.setToolTip(f'<img src="{html.escape(crop)}"><br>{words}')
             item.setData(Qt.ItemDataRole.UserRole, issue.id)
             self.list.addItem(item)
 

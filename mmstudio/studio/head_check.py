@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 #: the check's crops: at most this size (px), the element's box plus :data:`MARGIN` around it
 CROP_MAX = (320, 200)
 MARGIN = 12
+MAX_ASPECT = 3  # a wider box is cut taller (centred on it), so its thumbnail stays legible
 FORMAT = 1
 
 
@@ -153,7 +154,8 @@ async def check_head(project: Project, renderer=None, progress=None) -> HeadChec
 
 def cut_crops(screenshot: Path, boxes: dict[str, list[float]], out: Path) -> dict[str, str]:
     """Cut each box (page px [x, y, w, h]) with :data:`MARGIN` around it out of ``screenshot``
-    into ``out/crop-<id>.png``, scaled down to fit :data:`CROP_MAX`; returns id → path (boxes
+    into ``out/crop-<id>.png``, scaled down to fit :data:`CROP_MAX`; a box wider than
+    :data:`MAX_ASPECT` times its height is cut taller, centred on it. Returns id → path (boxes
     outside the picture are left out; no screenshot: nothing)."""
     from PIL import Image
 
@@ -165,6 +167,9 @@ def cut_crops(screenshot: Path, boxes: dict[str, list[float]], out: Path) -> dic
         shot.load()
         width, height = shot.size
         for element_id, (x, y, w, h) in boxes.items():
+            if w > MAX_ASPECT * h:  # a strip (a header, a nav bar): with the page around it
+                grow = (w / MAX_ASPECT - h) / 2
+                y, h = y - grow, h + 2 * grow
             left, top = max(0, int(x - MARGIN)), max(0, int(y - MARGIN))
             right, bottom = min(width, int(x + w + MARGIN)), min(height, int(y + h + MARGIN))
             if right - left < 4 or bottom - top < 4:
