@@ -214,6 +214,32 @@ def evaluate_page(mm: str, page_dir: Path, timeout: float) -> tuple[dict | None,
             return None, f"unreadable JSON report: {exc}"
 
 
+def adjudicated(rows: list[dict], review_path: Path) -> dict:
+    """Precision counting also the unmatched findings a second reviewer judged real
+    (``second_review.json``: a sample of findings no first label matched, each judged against
+    the page and the brief; matched here by page, kind and key). The first labels stay as
+    written; this is the figure with the second review's adjudication added."""
+    try:
+        review = json.loads(review_path.read_text(encoding="utf-8"))["findings"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    real = {(r["page"], r["kind"], norm_key(r["key"])) for r in review if r["verdict"] == "real"}
+    findings = matched = confirmed = 0
+    for row in rows:
+        if row.get("error"):
+            continue
+        findings += row["findings"]
+        matched += row["matched"]
+        confirmed += sum(
+            (row["page"], f["kind"], norm_key(f.get("key"))) in real
+            for f in row["unmatched_findings"]
+        )
+    return {
+        "confirmed_by_review": confirmed,
+        "precision_adjudicated": ratio(matched + confirmed, findings),
+    }
+
+
 def ratio(a: int, b: int) -> float | None:
     return a / b if b else None
 
@@ -261,6 +287,13 @@ def print_text(result: dict) -> None:
         print(
             f"{row['page']:<6} {row['defects']:>7} {row['findings']:>8} {row['matched']:>7} "
             f"{pct(row['recall']):>6} {pct(row['precision']):>7} {pct(row['recall_checkable']):>11}"
+        )
+    total = result["total"]
+    if total.get("precision_adjudicated") is not None:
+        print(
+            f"precision with the second review's adjudication: "
+            f"{pct(total['precision_adjudicated'])} ({total['confirmed_by_review']} unmatched "
+            "findings judged real)"
         )
     for row in result["pages"]:
         if row.get("error"):
@@ -336,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
         for k in total:
             total[k] += row[k]
     result = {"pages": rows, "total": with_rates(total)}
+    result["total"].update(adjudicated(rows, CALIBRATION / "second_review.json"))
     if args.json:
         print(json.dumps(result, indent=1, ensure_ascii=False))
     else:

@@ -404,8 +404,8 @@ def test_capitals_the_brief_asks_for_must_show():
 
 def test_punctuation_that_is_not_the_label_s_own():
     """A chip with the sentence's comma fails even when a clean copy shows elsewhere; a doubled
-    dash before an attribution fails; the sentence's period fails on a title-like tile and on
-    the last item of a list, not on a heading or on a sentence."""
+    dash before an attribution fails; the sentence's period fails on a title (a tile, a band
+    heading) and on the last item of a list, not on a sentence."""
     brief = (
         "A hero chip “Harvest & Harmony: Urban Garden Weekends,” above the title.\n"
         "Bullets: “Design tight experiments”, “Map your early adopters”, “Interview for insight,"
@@ -424,8 +424,13 @@ def test_punctuation_that_is_not_the_label_s_own():
     assert check_copy(reqs["Closing Circle & Take-Home Guide"], tile).status == "fail"
     dash = _page(TextBlock(tag="p", text="— — Maya Ortiz, co-founder at Quiet Harbor"))
     assert check_copy(reqs["— Maya Ortiz, co-founder at Quiet Harbor"], dash).status == "fail"
-    heading = _page(TextBlock(tag="h1", text="Grow Together in the City.", heading=True))
-    assert check_copy(reqs["Grow Together in the City"], heading).status == "pass"
+    heading = _page(TextBlock(tag="h2", text="Grow Together in the City.", heading=True))
+    assert check_copy(reqs["Grow Together in the City"], heading).status == "fail"
+    sentence = _page(TextBlock(tag="p", text="Tea, snacks, and talk under the open sky."))
+    assert (
+        check_copy(_req("copy", "Tea, snacks, and talk under the open sky"), sentence).status
+        == "pass"
+    )
     clean = _page(TextBlock(tag="div", text="Closing Circle & Take-Home Guide"))
     assert check_copy(reqs["Closing Circle & Take-Home Guide"], clean).status == "pass"
 

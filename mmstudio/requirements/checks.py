@@ -264,7 +264,7 @@ def _stray_punctuation(req: Requirement | str, facts: PageFacts) -> str | None:
             return block.text
         if want.startswith("-") and folded.endswith(want) and folded[: -len(want)].strip() == "-":
             return block.text
-        if sentence_end and folded == want + "." and not block.heading:
+        if sentence_end and folded == want + ".":
             return block.text
     words = label.split()
     if len(words) > 4 or label.rstrip()[-1:] in ".,;:!?" or re.search(r"[.!?,]\s", label):
