@@ -37,9 +37,9 @@ from mmstudio.refine import (
     Reflection,
     SiteEditor,
     Target,
+    apply,
     better,
     measured_issues,
-    render_and_score,
     route,
 )
 from mmstudio.refine.registry import Refiners, RuleRefiners, refiners_of
@@ -118,7 +118,7 @@ class RefineService:
         self.jobs = jobs
         self.models = models
         self.judges = models is not None
-        measure = evaluator or render_and_score
+        measure = evaluator or apply.render_and_score  # the one default, looked up now
         if models is not None:
             from mmstudio.providers.llm.review import judged_evaluator
 
