@@ -360,7 +360,9 @@ class StudioState:
         return change
 
     def _maybe_check(self, view: HeadView) -> None:
-        if not view.wants_check or view.head in self._checked or self.project is None:
+        if not view.wants_check or not view.head or view.head in self._checked:
+            return
+        if self.project is None:
             return
         try:
             asyncio.get_running_loop()
