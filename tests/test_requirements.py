@@ -606,3 +606,24 @@ def test_design_ideas_typeface_descriptions_and_picture_words_are_read_as_such()
         check_copy(words, PageFacts(text="JUNE 12–14", blocks=[over], pictures=[poster])).status
         == "pass"
     )
+
+
+def test_a_value_axis_names_what_the_brief_says_it_measures():
+    from mmstudio.render.facts import Axis, ChartFact
+
+    brief = (
+        "A line chart titled “Average Session Length by Hour” with hours on the x-axis and minutes "
+        "on the y-axis. A spike chart “Top 10 Titles” with the y-axis as “Streams (k)”."
+    )
+    axes = {r.key: r for r in extract(brief) if r.role == "axis"}
+    assert set(axes) == {"minutes", "Streams (k)"}
+    assert axes["minutes"].values == ["Average Session Length by Hour"]
+
+    def chart(title, name):
+        return ChartFact(title=title, readable=True, y_axis=[Axis(type="value", name=name)])
+
+    named = PageFacts(charts=[chart("Average Session Length by Hour", "Avg. minutes")])
+    bare = PageFacts(charts=[chart("Average Session Length by Hour", "")])
+    assert check_all([axes["minutes"]], named)[0].status == "pass"
+    assert check_all([axes["minutes"]], bare)[0].status == "fail"
+    assert check_all([axes["minutes"]], PageFacts())[0].status == "unchecked"

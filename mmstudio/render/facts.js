@@ -297,7 +297,7 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
       let option = null;
       try { option = ec && ec.getInstanceByDom(node) ? ec.getInstanceByDom(node).getOption() : null; } catch (e) { option = null; }
       const host = frameEl || node;
-      const axis = (a) => (Array.isArray(a) ? a : a ? [a] : []).map((x) => ({ type: x.type || '', data: values(x.data || []) }));
+      const axis = (a) => (Array.isArray(a) ? a : a ? [a] : []).map((x) => ({ type: x.type || '', name: typeof x.name === 'string' ? x.name.slice(0, 120) : '', data: values(x.data || []) }));
       charts.push({
         owner: ownerOf(host), section: sectionOf(host), rect: box(host.getBoundingClientRect()),
         shown: shown(host), readable: !!option,

@@ -112,6 +112,7 @@ class VideoFact(_Probe):
 
 class Axis(_Probe):
     type: str = ""
+    name: str = ""
     data: list[Any] = Field(default_factory=list)
 
 

@@ -32,7 +32,7 @@ def check_all(reqs: list[Requirement], facts: PageFacts | None) -> list[Requirem
         ]
     from .charts import check_data
 
-    data = [r for r in reqs if r.kind == "chart" or r.checker == "data"]
+    data = [r for r in reqs if (r.kind == "chart" and r.role != "axis") or r.checker == "data"]
     by_id = {res.id: res for res in check_data(data, facts)} if data else {}
     _unreadable_charts(by_id, facts)
     order = _order_result(reqs, facts)
@@ -577,6 +577,26 @@ def _scope(req: Requirement, facts: PageFacts):
     return next((s for s in facts.sections if s.heading and fold(s.heading) in titles), None)
 
 
+def check_axis(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """A chart's value axis names what it measures (its ECharts ``yAxis.name``), on the chart
+    the brief titles (``values``) or, without a title, on any chart; a word shared by its start
+    (five letters: "minutes" / "Avg. minutes", "revenue in thousands" / "Revenue (k)") will do."""
+    charts = facts.charts
+    if req.values:
+        titled = [c for c in charts if c.title and loose(c.title) == loose(req.values[0])]
+        charts = titled or charts
+    if not charts:
+        return RequirementResult.of(req, "unchecked", "no readable chart on the page")
+    stems = {w[:5] for w in loose(req.label).split() if len(w) >= 3} - {"the", "and", "in"}
+    named = [a.name for c in charts for a in c.y_axis if a.name]
+    if any(stems & {w[:5] for w in loose(n).split()} for n in named):
+        return RequirementResult.of(req, "pass", "the axis names it", element=charts[0].owner)
+    where = f" of “{_cut(req.values[0])}”" if req.values else ""
+    shown = f" (its name: “{_cut(named[0])}”)" if named and req.values else ""
+    msg = f"the y-axis{where} does not say “{req.label}”{shown}"
+    return RequirementResult.of(req, "fail", msg, element=charts[0].owner)
+
+
 def check_prohibition(req: Requirement, facts: PageFacts) -> RequirementResult:
     found = {
         "video": [v.src for v in facts.videos],
@@ -594,6 +614,7 @@ def check_prohibition(req: Requirement, facts: PageFacts) -> RequirementResult:
 
 
 CHECKS: dict[str, Check] = {
+    "chart": lambda req, facts: check_axis(req, facts),
     "copy": check_copy,
     "label": check_label,
     "nav": check_label,

@@ -19,6 +19,7 @@ from .leaks import extract_notes
 from .model import Requirement
 from .pairs import extract_pairs
 from .structure import (
+    extract_axis_names,
     extract_layout,
     extract_logo_icon,
     extract_media,
@@ -47,6 +48,7 @@ PASSES: tuple[Pass, ...] = (
     extract_media,
     extract_logo_icon,
     _data_pass,
+    extract_axis_names,
     extract_widgets,
     extract_palette,
     extract_element_colours,

@@ -158,6 +158,55 @@ def _titles_near(text: str, at: int) -> list[str]:
     return [q.strip().rstrip(",.") for q, _, _ in quotes(text[at : at + 700]) if len(q) < 80][:8]
 
 
+#: "minutes on the y-axis", "revenue in thousands on the y-axis", "the y-axis as “Streams (k)”"
+_ON_Y = re.compile(
+    r"([A-Za-z][\w ()%$€£-]{1,60}?)\s+(?:on|along|up)\s+the\s+(?:vertical\s+)?y[- ]axis\b", re.I
+)
+_Y_AS = re.compile(
+    r"\by[- ]axis\s+(?:as|labell?ed(?:\s+as)?|titled|named|reading|showing)\s+"
+    r"[“\"]([^”\"\n]{1,60})[”\"]",
+    re.I,
+)
+_AXIS_CUT = re.compile(r".*\b(?:and|with|but|showing|shows|plotting|plots|by|of|while|,)\s+", re.I)
+_TITLED = re.compile(r"(?:titled|called|named|chart|graph)\W{0,3}$", re.I)
+
+
+def extract_axis_names(text: str, source: str = "prompt") -> list[Requirement]:
+    """What a chart's value axis must say ("minutes on the y-axis", "the y-axis as “Streams
+    (k)”"): one requirement per demand, ``label`` the words, ``values`` the title of the chart
+    the sentence names (or none: any chart)."""
+    found: list[Requirement] = []
+    for pattern, quoted in ((_Y_AS, True), (_ON_Y, False)):
+        for m in pattern.finditer(text):
+            words = m.group(1).strip()
+            if not quoted:
+                words = _AXIS_CUT.sub("", words).strip()
+                words = re.sub(r"^(?:the|a|an|its)\s+", "", words, flags=re.I)
+                if len(words.split()) > 4 or not words or "“" in words:
+                    continue
+            start, _ = sentence_bounds(text, m.start())
+            titles = [q for q, s, _ in quotes(text[start : m.start()])
+                      if _TITLED.search(text[max(0, start + s - 14) : start + s - 1])]  # fmt: skip
+            key = words.strip(" ,.")
+            if any(r.label.casefold() == key.casefold() for r in found):
+                continue
+            found.append(
+                Requirement(
+                    id="",
+                    kind="chart",
+                    key=key,
+                    label=key,
+                    role="axis",
+                    checker="axis",
+                    values=titles[-1:],
+                    text=f"The y-axis says “{key}”" + (f" on “{titles[-1]}”" if titles else ""),
+                    span=span(text, m.start(), m.end(), source),
+                    severity="minor",
+                )
+            )
+    return found
+
+
 _LOGO = re.compile(r"\b(?:logo(?:type| text| mark)?|wordmark|brand ?name|brand mark)\b", re.I)
 _MARK = re.compile(r"\b(icon|emblem|glyph|symbol|monogram|pictogram|badge icon)\b[\s:,-]*", re.I)
 
