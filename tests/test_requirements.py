@@ -627,3 +627,15 @@ def test_a_value_axis_names_what_the_brief_says_it_measures():
     assert check_all([axes["minutes"]], named)[0].status == "pass"
     assert check_all([axes["minutes"]], bare)[0].status == "fail"
     assert check_all([axes["minutes"]], PageFacts())[0].status == "unchecked"
+
+
+def test_a_heading_the_brief_names_shown_as_a_button_fails():
+    (req,) = [
+        r for r in extract("The section is titled “Getting Here” in bold.") if r.kind == "copy"
+    ]
+    assert req.role == "heading"
+    button = _page(TextBlock(tag="a", text="Getting Here", link=True, button=True, font_size=15))
+    result = check_copy(req, button)
+    assert result.status == "fail" and "a button, not a heading" in result.message
+    heading = _page(TextBlock(tag="h2", text="Getting Here", heading=True, font_size=32))
+    assert check_copy(req, heading).status == "pass"

@@ -105,6 +105,10 @@ def check_copy(req: Requirement, facts: PageFacts) -> RequirementResult:
         if "\\n" in req.label and "\\n" in facts.text:
             msg = f"“{_cut(req.label)}” is printed with its escape sequences (\\n) as text"
             return RequirementResult.of(req, "fail", msg, closest=req.label)
+        demoted = _not_a_heading(req, facts) if req.role == "heading" else None
+        if demoted:
+            msg = f"“{_cut(req.label)}” is {demoted}, not a heading"
+            return RequirementResult.of(req, "fail", msg, closest=req.label)
         shown = _lost_capitals(req.label, facts)
         if shown:
             msg = f"“{shown}” is not in capitals (asked: “{req.label}”)"
@@ -168,6 +172,28 @@ def check_repeat(req: Requirement, facts: PageFacts) -> RequirementResult:
     times = "once" if shown == 1 else f"{shown} times"
     msg = f"“{_cut(req.label)}” shows {times}; the brief places it in {need} places"
     return RequirementResult.of(req, "fail", msg, shown=shown, expected=need)
+
+
+def _not_a_heading(req: Requirement, facts: PageFacts) -> str | None:
+    """How a heading the brief names is shown when no block shows it as one — "a button",
+    "small text (13 px)" — or None: it is a heading (an ``h1``–``h6``, 20 px or more, or bold
+    15 px or more), or no block holds it whole (it sits inside longer copy: unclear)."""
+    want = fold(req.label)
+    if len(want.split()) > 8:
+        return None  # a sentence after "heading … and below it": copy, whatever its size
+    whole = [b for b in facts.blocks if fold(b.text).rstrip(".,;:!?") == want.rstrip(".,;:!?")]
+    if not whole:
+        return None
+    if any(
+        b.heading
+        or b.font_size >= 20
+        or (b.font_weight >= 600 and b.font_size >= 15 and not b.button)
+        for b in whole
+    ):
+        return None
+    if all(b.button or b.link for b in whole):
+        return "a button" if any(b.button for b in whole) else "a link"
+    return f"small text ({round(min(b.font_size for b in whole))} px)"
 
 
 def _lost_capitals(label: str, facts: PageFacts) -> str | None:
