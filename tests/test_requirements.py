@@ -639,3 +639,24 @@ def test_a_heading_the_brief_names_shown_as_a_button_fails():
     assert result.status == "fail" and "a button, not a heading" in result.message
     heading = _page(TextBlock(tag="h2", text="Getting Here", heading=True, font_size=32))
     assert check_copy(req, heading).status == "pass"
+
+
+def test_pictures_a_section_asks_for_are_counted_in_that_section():
+    from mmstudio.render.facts import Picture, SectionFact
+
+    brief = (
+        "A team section titled “Meet Your Guides”. Beneath, four portrait Polaroid-style frames."
+    )
+    (req,) = [r for r in extract(brief) if r.kind == "image" and r.role == "count"]
+    assert req.count == 4 and req.label == "team"
+    team = SectionFact(
+        id="team", heading="Meet Your Guides", rect={"x": 0, "y": 1000, "w": 1280, "h": 600}
+    )
+
+    def pic(y):
+        return Picture(kind="img", rect={"x": 0, "y": y, "w": 200, "h": 250})
+
+    one = PageFacts(sections=[team], pictures=[pic(100), pic(200), pic(300), pic(1100)])
+    assert check_all([req], one)[0].status == "fail"
+    four = PageFacts(sections=[team], pictures=[pic(1100), pic(1100), pic(1100), pic(1100)])
+    assert check_all([req], four)[0].status == "pass"

@@ -427,9 +427,29 @@ def check_logo_icon(req: Requirement, facts: PageFacts) -> RequirementResult:
     return RequirementResult.of(req, "fail", msg, element=header.id or None)
 
 
+def _section_pictures(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """``count`` pictures inside the section the brief describes (unchecked when that section
+    is not on the page: the section requirement reports it)."""
+    scope = _scope(req, facts)
+    if scope is None:
+        return RequirementResult.of(req, "unchecked", "the section is not on the page")
+    top, bottom = scope.rect.y, scope.rect.y + scope.rect.h
+    inside = [
+        p for p in facts.pictures
+        if p.rect.w * p.rect.h >= 4000 and top <= p.rect.y + p.rect.h / 2 < bottom
+    ]  # fmt: skip
+    n, where = req.count or 2, req.label or f"section “{_cut(scope.heading)}”"
+    if len(inside) >= n:
+        return RequirementResult.of(req, "pass", f"{len(inside)} pictures in the {where}")
+    msg = f"{len(inside)} picture{'s' if len(inside) != 1 else ''} in the {where}, {n} asked"
+    return RequirementResult.of(req, "fail", msg, element=scope.id or None, found=len(inside))
+
+
 def check_image(req: Requirement, facts: PageFacts) -> RequirementResult:
     if req.role == "logo-icon":
         return check_logo_icon(req, facts)
+    if req.role == "count":
+        return _section_pictures(req, facts)
     pictures = [p for p in facts.pictures if p.rect.w * p.rect.h >= 4000]
     asked = req.count or 1
     if len(pictures) >= asked:

@@ -266,6 +266,8 @@ def extract_media(text: str, source: str = "prompt") -> list[Requirement]:
                 severity="critical",
             )
         )
+    if image is not None:
+        found += _section_image_counts(text, plain, source)
     video = _first_positive(plain, vocabulary()["video_words"], vocabulary()["video_not_asset"])
     if video is not None:
         found.append(
@@ -279,6 +281,46 @@ def extract_media(text: str, source: str = "prompt") -> list[Requirement]:
             )
         )
     return found
+
+
+_SECTION_IMAGES = re.compile(
+    r"\b(two|three|four|five|six|eight|2|3|4|5|6|8)\s+(?:[a-z-]+\s+){0,3}?(images|photos"
+    r"|photographs|pictures|thumbnails|illustrations|portraits|headshots|polaroids|avatars"
+    r"|profile cards"
+    r"|(?:polaroid|photo|picture|image|portrait)(?:-style)?\s+(?:cards|frames|tiles))\b",
+    re.I,
+)
+
+
+def _section_image_counts(text: str, plain: str, source: str) -> list[Requirement]:
+    """ "four portrait frames" in the team paragraph: that many pictures in that section (one
+    requirement per section and count; page-wide counts are the ``images`` requirement)."""
+    out: list[Requirement] = []
+    seen: set[tuple[str, str, int]] = set()
+    for m in _SECTION_IMAGES.finditer(plain):
+        n = _number(m.group(1))
+        where, titles = section_at(text, m.start())
+        if n < 2 or (not where and not titles) or negated(plain, m.start()):
+            continue
+        if (where, titles[0] if titles else "", n) in seen:
+            continue
+        seen.add((where, titles[0] if titles else "", n))
+        noun = m.group(2).lower()
+        out.append(
+            Requirement(
+                id="",
+                kind="image",
+                key=f"{n} {noun}",
+                role="count",
+                count=n,
+                label=where,
+                values=titles,
+                text=f"{n} {noun}" + _in(where or "section"),
+                span=span(text, m.start(), m.end(), source),
+                severity="major",
+            )
+        )
+    return out
 
 
 def _first_positive(
