@@ -345,3 +345,22 @@ async def test_an_element_the_designer_hid_is_left_out_not_reported(renderer, ca
     assert "visits_chart" not in {e.id for e in reports["fb-t1"].elements}
     assert reports["fb-t1"].scores.chart is None
     assert "visits_chart" in {i.element for i in reports["theme"].issues}
+
+
+@requires_browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_picture_with_no_motif_for_its_subject_is_reported(renderer, cases: Path, tmp_path):
+    """The offline painter's record "no motif for …" reaches the report as a local issue on
+    that picture (issue 15); a picture whose motif matched has none."""
+    image = corpus_plan().images[0].model_dump()
+    note = "no motif for 'sourdough crumb'; drew a generic bakery scene"
+    matched = corpus_plan(
+        images=[{**image, "motifs": {"motifs": ["noto:bread"], "words": ["bread"]}}]
+    )
+    report = await evaluate(cases / "good", out_dir=tmp_path, plan=matched)
+    assert [i.code for i in report.issues] == []
+    unmatched = corpus_plan(images=[{**image, "motifs": {"note": note}}])
+    report = await evaluate(cases / "good", out_dir=tmp_path, plan=unmatched)
+    (issue,) = report.issues
+    assert issue.code == "subject-unmatched" and issue.level == "local"
+    assert issue.element == image["id"] and note in issue.message

@@ -179,7 +179,9 @@ def _a11y(render: Render, elements: dict[str, Element], found: Findings) -> None
 
 def check_plan(render: Render, plan: DesignPlan, found: Findings) -> None:
     """The page against its plan: planned sections present and in order, planned elements
-    present in their section."""
+    present in their section, and offline pictures whose plan records that no motif matched
+    their subject (the motif record's note: "no motif for 'sourdough crumb'; drew a generic
+    bakery scene")."""
     probe = render.probe
     page_sections = [s.id for s in probe.sections]
     for section in plan.sections:
@@ -197,6 +199,15 @@ def check_plan(render: Render, plan: DesignPlan, found: Findings) -> None:
         )
     where = {i.id: i.section for i in probe.ids}
     for element in plan.elements():
+        record = getattr(element, "motifs", None)
+        if element.id in where and record is not None and record.note:
+            found.add(
+                "subject-unmatched",
+                f"{element.id} does not show its subject: {record.note}",
+                element.id,
+                motifs=record.motifs or None,
+                words=record.words or None,
+            )
         if element.id not in where:
             found.add(
                 "element-missing",

@@ -80,6 +80,8 @@ CHECKS: dict[str, Check] = {
     "low-contrast-minor": Check("style", "global", "minor", 0.1),
     # measured without the brief: what a strict reviewer sees at a glance
     "duplicate-image": Check(ELEMENT, "local", "major", 0.2),
+    # an offline picture whose plan records that no motif matched its subject (issue 15)
+    "subject-unmatched": Check(ELEMENT, "local", "minor", 0.2),
     "empty-section": Check("layout", "global", "major", 0.3),
     "empty-card": Check("layout", "global", "minor", 0.1),
     # requirements of the brief (source "requirement"); a requirement's own severity scales p
