@@ -128,12 +128,12 @@ async def test_a_failing_prompt_is_recorded_not_fatal(tmp_path) -> None:
     )  # fmt: skip
     assert (summary["finished"], summary["failed"]) == (1, 1)
     assert summary["failures"] == [
-        {"id": "empty", "error_type": "ValueError", "error": summary["failures"][0]["error"]}
+        {"id": "empty", "error_type": "InputError", "error": summary["failures"][0]["error"]}
     ]
     assert "the prompt is empty" in summary["failures"][0]["error"]
     assert not (out / "projects" / "empty").exists()
     md = (out / "summary.md").read_text()
-    assert "- `empty` (ValueError): the prompt is empty" in md
+    assert "- `empty` (InputError): the prompt is empty" in md
 
 
 def _record(prompt_id: str, before: dict, after: dict, overall: tuple[float, float]) -> dict:
