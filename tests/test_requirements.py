@@ -660,3 +660,20 @@ def test_pictures_a_section_asks_for_are_counted_in_that_section():
     assert check_all([req], one)[0].status == "fail"
     four = PageFacts(sections=[team], pictures=[pic(1100), pic(1100), pic(1100), pic(1100)])
     assert check_all([req], four)[0].status == "pass"
+
+
+def test_a_short_brief_s_food_menu_form_and_footer_are_read_apart():
+    """ "a menu section listing “Sourdough” £4" is a food menu, not navigation; a quote after
+    "fields “Name” and “Email”, and a footer repeating" is no field; "three testimonial cards"
+    are counted in the testimonials, not in the menu named before them."""
+    brief = (
+        "A landing page for a bakery called “Crumb & Co.” with a sticky header, a menu section "
+        "listing “Sourdough” £4 and “Rye loaf” £3.50, three testimonial cards, a contact form "
+        "with fields “Name” and “Email”, and a footer repeating “Crumb & Co.”."
+    )
+    reqs = extract(brief)
+    assert not [r for r in reqs if r.kind == "nav"]
+    (fields,) = [r for r in reqs if r.role == "field"]
+    assert fields.values == ["Name", "Email"]
+    (cards,) = [r for r in reqs if r.kind == "layout" and r.role == "grid"]
+    assert cards.label == "testimonials"

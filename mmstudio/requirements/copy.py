@@ -23,7 +23,15 @@ _COPY_WORDS = re.compile(
     re.I,
 )
 _ROLE = [
-    ("nav", re.compile(r"\b(nav(?:igation)?|menu|menu items|nav links|links? (?:to|for))\b", re.I)),
+    (
+        "nav",
+        # a food menu ("a menu section listing “Sourdough” £4") is no navigation
+        re.compile(
+            r"\b(nav(?:igation)?|menu(?!\s+(?:sections?|cards?|boards?|pages?|listing|lists?|of"
+            r"|with|grid|items? with))|nav links|links? (?:to|for))\b",
+            re.I,
+        ),
+    ),
     ("button", re.compile(r"\b(buttons?|cta|call[- ]to[- ]action|pill[- ]shaped button)\b", re.I)),
     (
         "field",
@@ -78,7 +86,9 @@ def _role(text: str, start: int) -> str:
     ``in-image`` for words the brief puts inside a picture ("posters that say …")."""
     base = max(0, start - 90)
     window = text[base:start]
-    cut = max(window.rfind(". "), window.rfind("\n"), window.rfind("; "))
+    # the clause starts after the sentence's end, or after the quote before this one (its role
+    # words were that quote's)
+    cut = max(window.rfind(". "), window.rfind("\n"), window.rfind("; "), window.rfind("”"))
     if cut >= 0:
         window, base = window[cut + 1 :], base + cut + 1
     if _PLACEHOLDER.search(window):

@@ -95,7 +95,10 @@ def extract_notes(text: str, source: str = "prompt") -> list[Requirement]:
         return [sample]
     # quotes that are no copy (“step cards”, “polaroid”: a design idea in scare quotes) are
     # the brief's prose as much as its unquoted words
-    copy = {fold(r.label) for r in extract_copy(text, source)}
+    copy = {
+        fold(v) for r in extract_copy(text, source)
+        for v in (r.label, *(r.values if r.role == "field" else []))
+    }  # fmt: skip
     terms = [q for q, _, _ in quotes(text) if fold(strip_label(q)) not in copy]
     stray = Requirement(
         id="",

@@ -408,7 +408,7 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
         if _CHARTY.search(plain[start:end]):
             continue  # "five plan tiers" of a donut chart: segments, not cards
         key = f"{n} {noun}"
-        where, titles = section_at(text, m.start())
+        where, titles = _named_in(m.group(0)) or section_at(text, m.start())
         if n >= 2 and noun != "columns" and (key, where, *titles[:1]) not in seen:
             seen.add((key, where, *titles[:1]))
             label = f"{n} {noun} side by side or in a grid" + _in(where)
@@ -416,6 +416,16 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
             req.count, req.role, req.label, req.values = n, "grid", where, titles
             found.append(req)
     return found
+
+
+def _named_in(phrase: str) -> tuple[str, list[str]] | None:
+    """The section a count's own words name ("three testimonial cards": testimonials)."""
+    for name, entry in vocabulary()["sections"].items():
+        words = [w for w in entry["words"] if len(w) > 3] + [name]
+        singular = [w[:-1] for w in words if w.endswith("s")]
+        if words_pattern(words + singular).search(phrase):
+            return name, []
+    return None
 
 
 def _in(section: str) -> str:
