@@ -677,3 +677,17 @@ def test_a_short_brief_s_food_menu_form_and_footer_are_read_apart():
     assert fields.values == ["Name", "Email"]
     (cards,) = [r for r in reqs if r.kind == "layout" and r.role == "grid"]
     assert cards.label == "testimonials"
+
+
+def test_two_items_pooled_across_the_page_fail_their_pairing():
+    """ "“Sourdough” £4 and “Rye loaf” £3.50": the name in the nav and a price in a card far
+    below sit together only in the page, which also holds the other item: not one box."""
+    from mmstudio.render.facts import PairFact
+
+    brief = "A menu section listing “Sourdough” £4 and “Rye loaf” £3.50."
+    (pair, *_) = [r for r in extract(brief) if r.kind == "pairing"]
+    apart = PairFact(a=pair.values[0], b=pair.values[1], found=[True, True], landmark=True,
+                     others=1, distance=420)  # fmt: skip
+    assert check_all([pair], PageFacts(pairs=[apart]))[0].status == "fail"
+    card = apart.model_copy(update={"landmark": False, "others": 0, "distance": 40})
+    assert check_all([pair], PageFacts(pairs=[card]))[0].status == "pass"

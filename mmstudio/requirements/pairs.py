@@ -104,11 +104,13 @@ def pairs_of(reqs: list[Requirement]) -> tuple[tuple[str, str], ...]:
 def check_pairing(req: Requirement, facts: PageFacts) -> RequirementResult:
     """Fail when the two fields were pooled apart: the smallest box holding both also holds
     the first fields of two or more other items (the titles of one grid, the prices of another),
-    unless the two sit right next to each other (≤ :data:`ADJACENT_PX` apart)."""
+    or is a whole section or the page and holds another item's (a name in the nav, its price in
+    a card far below) — unless the two sit right next to each other (≤ :data:`ADJACENT_PX`)."""
     fact = next((p for p in facts.pairs if p.a == req.values[0] and p.b == req.values[1]), None)
     if fact is None or not all(fact.found):
         return RequirementResult.of(req, "unchecked", "one of the two texts is not on the page")
-    if fact.others >= 2 and fact.distance > ADJACENT_PX:
+    pooled = fact.others >= 2 or (fact.landmark and fact.others >= 1)
+    if pooled and fact.distance > ADJACENT_PX:
         msg = (
             f"“{_cut(req.values[0])}” and “{_cut(req.values[1])}” are not in one box: they sit "
             f"{fact.distance:.0f} px apart among other items' fields"
