@@ -586,7 +586,9 @@ def _menu(part: Part, brief: Brief, parts: list[Part]) -> Draft:
     listed = re.search(r"\bof\s+([\w'’-]+(?:\s+[\w'’-]+)?)", part.text)
     plural = listed.group(1) if listed else "dishes"
     plural = re.split(r"\s+(?:with|and)\b", plural)[0]
-    single = re.sub(r"(?:ies)$", "y", plural) if plural.endswith("ies") else plural.rstrip("s")
+    from mmstudio.providers.offline.motifs import singular  # "dishes" → "dish", not "dishe"
+
+    single = " ".join([*plural.split()[:-1], singular(plural.split()[-1])])
     draft = _draft("pricing", part, "Menu", f"Our {plural}, with prices.")
     for i, kind in enumerate(vocab.BRIEF_MENU_KINDS[: part.count or 4]):
         title = f"{kind} {single}"
