@@ -20,6 +20,7 @@ from mmstudio.providers.offline.designer import OfflineDesigner
 from mmstudio.providers.offline.planner import plan_from_prompt
 from mmstudio.providers.offline.planner_pages import asked_pages
 from mmstudio.render import find_browser
+from mmstudio.render.browser import BrowserPool
 
 requires_browser = pytest.mark.skipif(
     find_browser().executable is None, reason="no Chromium for Playwright on this machine"
@@ -270,8 +271,13 @@ async def test_an_exported_site_clicks_through_every_nav_link_from_a_file_url(re
     site.mkdir()
     await build_site(plan, OfflineDesigner(), site)
     out = Path(export_site(site, tmp_path / "export"))
-    browser = await renderer._pool.browser()
+    # a browser of its own: the session's warm one may be restarted by another test's render
+    # (a page that hangs is cut off by closing it), which would close this context mid-click
+    pool = BrowserPool()
+    browser = await pool.browser()
     context = await browser.new_context()
+    context.set_default_timeout(15_000)
+    expect.set_options(timeout=15_000)
     try:
         page = await context.new_page()
         visited = []
@@ -295,6 +301,8 @@ async def test_an_exported_site_clicks_through_every_nav_link_from_a_file_url(re
         await expect(page).to_have_url((out / "index.html").as_uri() + "#pricing")
     finally:
         await context.close()
+        await pool.close()
+        expect.set_options(timeout=5_000)
 
 
 @requires_browser

@@ -234,13 +234,7 @@ def build_site_report(
                 timeouts=render.script_timeouts or None,
             )
         else:
-            check_elements(render, mine, found)
-            check_page(render, mine, found)
-            check_plan(render, view, found)
-            check_contrast(render, found)
-            check_palette(render, mine, view, found)
-            check_duplicates(render, found)
-            check_empties(render, found)
+            _measure(render, mine, view, found)
             _attach_crops(render, found)
             if requirements:
                 per_page.append((page.path, check_all(requirements, render.facts)))
@@ -352,14 +346,7 @@ def build_report(
     found = Findings(elements)
     if render.failure or render.probe is None:
         return _failed(render, plan, elements, found, info)
-    check_elements(render, elements, found)
-    check_page(render, elements, found)
-    if plan is not None:
-        check_plan(render, plan, found)
-    check_contrast(render, found)
-    check_palette(render, elements, plan, found)
-    check_duplicates(render, found)
-    check_empties(render, found)
+    _measure(render, elements, plan, found)
     results = check_all(requirements, render.facts) if requirements else []
     add_requirement_issues(results, found)
     _attach_crops(render, found)
@@ -377,6 +364,20 @@ def build_report(
         requirements=results,
         requirement_share=pass_share(results),
     )
+
+
+def _measure(
+    render: Render, elements: dict[str, Element], plan: DesignPlan | None, found: Findings
+) -> None:
+    """Every measured check of one rendered page (its elements, the page, its plan)."""
+    check_elements(render, elements, found)
+    check_page(render, elements, found)
+    if plan is not None:
+        check_plan(render, plan, found)
+    check_contrast(render, found)
+    check_palette(render, elements, plan, found)
+    check_duplicates(render, found)
+    check_empties(render, found)
 
 
 def _absent_media(scores: Scores, results: list[RequirementResult]) -> Scores:

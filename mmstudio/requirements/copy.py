@@ -366,61 +366,25 @@ def _build(text, inner, start, end, role, source) -> Requirement | None:
     where = span(text, max(0, start - 1), end + 1, source)
     if role == "nav" and short and _FOOTER.search(text[max(0, start - 200) : start]):
         role = "copy"  # footer link lists: the words must show, a prototype may not link them
+
+    def made(kind, role, what: str, severity) -> Requirement:
+        return Requirement(
+            id="", kind=kind, key=label, label=label, role=role, text=what, span=where,
+            severity=severity,
+        )  # fmt: skip
+
     if role == "nav" and short:
-        return Requirement(
-            id="",
-            kind="nav",
-            key=label,
-            label=label,
-            role="nav",
-            text=f"Nav link “{label}”",
-            span=where,
-            severity="major",
-        )
+        return made("nav", "nav", f"Nav link “{label}”", "major")
     if role == "field" and len(label) <= 80:
-        return Requirement(
-            id="",
-            kind="widget",
-            key=label,
-            label=label,
-            role="field",
-            text=f"An input field “{_short(label)}”",
-            span=where,
-            severity="major",
-        )
+        return made("widget", "field", f"An input field “{_short(label)}”", "major")
     if role in ("button", "tag") and short:
-        return Requirement(
-            id="",
-            kind="label",
-            key=label,
-            label=label,
-            role=role,
-            text=f"{role.capitalize()} label “{label}”",
-            span=where,
-            severity="major" if role == "button" else "minor",
-        )
+        severity = "major" if role == "button" else "minor"
+        return made("label", role, f"{role.capitalize()} label “{label}”", severity)
     if role == "in-image":
-        return Requirement(
-            id="",
-            kind="copy",
-            key=label,
-            label=label,
-            role="in-image",
-            text=f"Words in a picture “{_short(label)}”",
-            span=where,
-            severity="minor",
-        )
-    heading = role == "heading" or bool(_TITLE_BEFORE.search(text[max(0, start - 12) : start]))
-    return Requirement(
-        id="",
-        kind="copy",
-        key=label,
-        label=label,
-        role="heading" if heading else "copy",
-        text=f"{'Heading' if heading else 'Copy'} “{_short(label)}”",
-        span=where,
-        severity="major" if heading else "minor",
-    )
+        return made("copy", "in-image", f"Words in a picture “{_short(label)}”", "minor")
+    if role == "heading" or _TITLE_BEFORE.search(text[max(0, start - 12) : start]):
+        return made("copy", "heading", f"Heading “{_short(label)}”", "major")
+    return made("copy", "copy", f"Copy “{_short(label)}”", "minor")
 
 
 @lru_cache(maxsize=1)
