@@ -166,3 +166,32 @@ async def test_the_brief_chart_rebuild_takes_the_brief_s_data_and_names_what_it_
     after = edit(page)
     assert '<h2 class="chart-title">Students per month</h2>' in after
     assert 'title="Students per month"' in after
+
+
+def test_a_long_label_with_stray_punctuation_is_restored_whole_never_cut():
+    """The stray-punctuation rule writes the brief's whole label back: a requirement's display
+    text is cut at 60 characters ("…across Ethiopia…"), and once replaced the page's copy."""
+    from mmstudio.refine import requirement_rules
+    from mmstudio.refine.model import RefineInput
+    from mmstudio.report import Issue, Report
+
+    label = "We buy directly from twelve partner farms across Ethiopia, Colombia and Guatemala"
+    shown = "Balcony Herb Basics."
+    html = f"<ul><li>{shown}</li><li>{label}.</li></ul>"
+    issue = Issue(
+        id="req-copy@page", dimension="layout", level="global", severity="minor",
+        code="req-copy", source="requirement",
+        message=f"Copy “{label[:57]}…”: “{shown}” has stray punctuation (asked: “{shown[:-1]}”)",
+        evidence={"closest": shown, "asked": shown[:-1]},
+    )  # fmt: skip
+
+    def call(issue):
+        return RefineInput(level="global", element=None, issues=[issue], report=Report(),
+                           plan=None, site_dir=Path("."), html=html)  # fmt: skip
+
+    (change,) = requirement_rules.propose(call(issue))
+    page = change.page(html)
+    assert f"<li>{shown[:-1]}</li>" in page and f"<li>{label}.</li>" in page
+    no_asked = issue.model_copy(update={"evidence": {"closest": shown}})
+    (change,) = requirement_rules.propose(call(no_asked))
+    assert f"<li>{shown[:-1]}</li>" in change.page(html)

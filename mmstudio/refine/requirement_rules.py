@@ -139,8 +139,16 @@ def propose(inp: RefineInput) -> list[Change]:
 
 
 def _label(issue: Issue) -> str | None:
-    m = re.search(r"“([^”]+)”", issue.message)
-    return m.group(1) if m else None
+    """The brief's label the issue is about: its ``asked`` evidence (the whole label), else the
+    first quote of the message (a nav link's name). Never the requirement's display text, which
+    is cut at 60 characters ("…across Ethiopia…")."""
+    asked = issue.evidence.get("asked")
+    if isinstance(asked, str) and asked:
+        return asked
+    m = re.search(r"\(asked: “([^”]+)”\)", issue.message) or re.search(r"“([^”]+)”", issue.message)
+    if m is None or m.group(1).endswith("…"):
+        return None
+    return m.group(1)
 
 
 def _nav_edit(labels: list[str]):

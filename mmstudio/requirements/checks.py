@@ -101,7 +101,7 @@ def check_copy(req: Requirement, facts: PageFacts) -> RequirementResult:
                 "is cut short" if stray.rstrip().endswith(("…", "...")) else "has stray punctuation"
             )
             msg = f"“{stray}” {what} (asked: “{req.label}”)"
-            return RequirementResult.of(req, "fail", msg, closest=stray)
+            return RequirementResult.of(req, "fail", msg, closest=stray, asked=req.label)
         if "\\n" in req.label and "\\n" in facts.text:
             msg = f"“{_cut(req.label)}” is printed with its escape sequences (\\n) as text"
             return RequirementResult.of(req, "fail", msg, closest=req.label)
@@ -229,7 +229,11 @@ def check_label(req: Requirement, facts: PageFacts) -> RequirementResult:
     near = _nearest_block(req.label, facts)
     if near and loose(near) == loose(req.label):
         return RequirementResult.of(
-            req, "fail", f"“{near}” has stray punctuation (asked: “{req.label}”)", closest=near
+            req,
+            "fail",
+            f"“{near}” has stray punctuation (asked: “{req.label}”)",
+            closest=near,
+            asked=req.label,
         )
     where = "in the navigation" if req.kind == "nav" else "as a label"
     msg = f"“{req.label}” is missing {where}"

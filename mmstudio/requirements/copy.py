@@ -202,6 +202,13 @@ def _extract(text: str, source: str) -> tuple[Requirement, ...]:
     fields: list[Requirement] = []
     for run in _runs(text):
         role = _role(text, run[0][1] - 1)
+        # the last of a list of short like items (“Map your early adopters”, “Interview for
+        # insight, not approval.”), not a sentence quoted beside a title (“Roast”)
+        list_of_short = (
+            len(run) > 1
+            and all(len(q.split()) <= 8 for q, _, _ in run)
+            and any(not q.rstrip().endswith(".") for q, _, _ in run)
+        )
         for inner, start, end in run:
             own = _role_after(text, end) if role not in ("nav", "in-image") else None
             # a list of names (“northloop”, “quiet harbor”, “Featherline”) is no design term
@@ -219,8 +226,7 @@ def _extract(text: str, source: str) -> tuple[Requirement, ...]:
                 req.values = [req.label]
                 fields.append(req)
             req.sentence_end = req.punct.startswith(".") and (
-                _title_like(req.label)
-                or (len(run) > 1 and any(not q.rstrip().endswith(".") for q, _, _ in run))
+                _title_like(req.label) or list_of_short
             )
             kept = found.setdefault((req.kind, req.key.casefold()), req)
             if kept is not req and _capitals(req.label) and not _capitals(kept.label):
