@@ -691,3 +691,12 @@ def test_two_items_pooled_across_the_page_fail_their_pairing():
     assert check_all([pair], PageFacts(pairs=[apart]))[0].status == "fail"
     card = apart.model_copy(update={"landmark": False, "others": 0, "distance": 40})
     assert check_all([pair], PageFacts(pairs=[card]))[0].status == "pass"
+
+
+def test_a_colour_that_belongs_to_the_next_element_is_not_the_menu_s():
+    brief = (
+        "A right-aligned navigation menu with the items “Beans”, “Brew Guides” and “Visit Us”, "
+        "followed by a small orange button reading “Shop Now”."
+    )
+    reqs = [r for r in extract(brief) if r.kind == "palette" and r.role.startswith("element")]
+    assert [(r.key, r.values) for r in reqs] == [("orange", ["Shop Now"])]

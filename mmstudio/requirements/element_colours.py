@@ -39,9 +39,15 @@ _CUT = re.compile(r"[.;\n]|“|\"")
 _GREYS = ("grey", "gray", "light grey", "light gray", "dark grey", "dark gray")
 
 
+#: words after a quote that bring in the next element ("…, followed by a small orange button")
+_NEXT = re.compile(r",?\s+(?:followed by|then|next to|beside|and an?)\s", re.I)
+
+
 def _clause_after(text: str, end: int) -> str:
     tail = text[end + 1 : end + 1 + AFTER]
     m = _CUT.search(tail)
+    tail = tail[: m.start()] if m else tail
+    m = _NEXT.search(tail)
     return tail[: m.start()] if m else tail
 
 
