@@ -207,3 +207,80 @@ async def test_the_built_search_and_sort_work_and_a_bare_copy_fails(renderer, tm
     bare.mkdir()
     (bare / "index.html").write_text(page, encoding="utf-8")  # the markup, no kit scripts
     assert not (await functional.run_script(bare, steps)).passed
+
+
+def test_a_sentence_that_ends_inside_a_quote_ends_its_clause():
+    text = (
+        'Create a "Software Exploration" feature, which lists categories like "Accounting" and '
+        '"Project Management." Include a reviews section where users can read existing reviews.'
+    )
+    reqs = split_offline(text, [], [])
+    assert reqs[0].op == "feature" and reqs[0].value == "Software Exploration"
+    assert reqs[0].text.endswith('"Project Management"') and "reviews" not in reqs[0].text
+    assert len(reqs) == 2
+
+
+def test_a_part_of_the_site_a_turn_refines_is_built_when_it_is_missing():
+    clause = (
+        "Enhance the visual design of the lawyer and legal services directory page by "
+        "incorporating a professional and user-friendly layout"
+    )
+    spec = _one(clause)
+    assert spec.name == "Lawyer and legal services directory"
+    page, _ = build(PAGE, spec, "t3-r1")
+    node = find_feature(page, "lawyer and legal services directory")
+    assert node is not None and 'class="card"' in page[node.start : node.end]
+    again, _ = build(page, _one(clause), "t4-r1")  # there now: refined, never built twice
+    assert again.count(">Lawyer and legal services directory</h2>") == 1
+    assert read_clause("Enhance the homepage by improving the overall layout") is None
+    plural = _one("Refine the movie review pages by incorporating a consistent visual theme")
+    assert plural.name == "Movie review"
+
+
+def test_a_feature_introduced_into_another_is_built_beside_it():
+    spec = _one(
+        'Enhance the "Climate News Digest" section by integrating a dedicated "Weekly '
+        'Highlights" feature that showcases the top three most impactful news stories'
+    )
+    assert spec.name == "Weekly Highlights" and spec.place == "after:Climate News Digest"
+    assert spec.subject == "news story"
+    digest = PAGE.replace(
+        "</main>",
+        '<section id="digest" data-mm-section="digest"><div class="wrap"><h2>Climate News '
+        'Digest</h2></div></section><section id="last" data-mm-section="last"><h2>Last</h2>'
+        "</section></main>",
+    )
+    page, _ = build(digest, spec, "t8-r1")
+    assert page.index(">Climate News Digest<") < page.index(">Weekly Highlights<")
+    assert page.index(">Weekly Highlights<") < page.index(">Last<")
+
+
+def test_entries_of_a_feature_already_there_gain_icons_dates_and_their_own_buttons():
+    news = PAGE.replace(
+        "</main>",
+        '<section id="news" data-mm-section="news" aria-label="News"><div class="wrap">'
+        '<h2>News</h2><ul class="items"><li class="card"><h3>Fair</h3><p>Saturday.</p></li>'
+        '<li class="card"><h3>Choir</h3><p>Sunday.</p></li></ul></div></section></main>',
+    )
+    reqs = split_offline(
+        'Integrate a "News" section. This section should display a list of the latest news '
+        'articles, each with a headline, publication date, and a "Read More" button. Add a '
+        "small, decorative icon next to each headline in the News section.",
+        [], [],
+    )  # fmt: skip
+    built = [r for r in reqs if r.op == "feature"]
+    assert [r.value for r in built] == ["News"] * len(built) and len(built) >= 3
+    page = news
+    for req in built:
+        page, _ = build(page, FeatureSpec.loads(req.content), req.id or "t1-r1")
+    node = find_feature(page, "News")
+    section = page[node.start : node.end]
+    cards = re.findall(r"<li class=\"card\">.*?</li>", section, re.S)
+    assert len(cards) == 2
+    for card in cards:
+        assert 'class="fb-icon"' in card and re.search(r"\d+ May 2025", card)
+        assert card.count(">Read More</a>") == 1
+    part = read_condition("Each news item in the News section shows a date").parts
+    items = next(p for p in part if p.checker == "cond.items")
+    assert check_items(items, page, "index.html").status == "pass"
+    assert check_items(items, news, "index.html").status == "fail"

@@ -52,13 +52,32 @@ _FEATURE_NOUN = (
     r"|calendar|blog|catalog(?:ue)?|marketplace|dashboard|generator|configurator|builder|guide"
     r"|simulator|map|list|widget|module|corner|zone|space|lounge|wall|feed|stories|program(?:me)?"
 )
-_NOUN_AFTER = re.compile(rf"^\W{{0,3}}\s*({_FEATURE_NOUN})s?\b", re.I)
+_NOUN_AFTER = re.compile(rf"^\W{{0,3}}\s*({_FEATURE_NOUN}|banner|carousel|slider)s?\b", re.I)
+#: "Enhance the “Climate News Digest” section by integrating a dedicated “Weekly Highlights”
+#: feature": the clause builds the second name, beside the first
+_ENHANCE_BY = re.compile(
+    r"^\W*(?:enhance|refine|improve|update|expand|extend|enrich|upgrade)\b.{3,120}?\bby\s+"
+    r"(?:introduc|add|integrat|includ|creat|incorporat|implement|embedd?)\w*\s+(?:(?:a|an|the"
+    r"|new|dedicated|separate)\s+)*$",
+    re.I | re.S,
+)
 _TITLED = re.compile(
     r"\b((?:[A-Z][\w'’&-]*\s+(?:(?:and|&|of|for|the|to|in|on)\s+)?){1,6}"
     r"(?:[A-Z][\w'’-]*))(?:\s+(feature|section|tool|page|area|sidebar|hub))?\b"
 )
 _LOWER = re.compile(
-    rf"\b(?:a|an|the|our|its|their|dedicated)\s+((?:[a-z][\w'-]*\s+){{0,3}}?(?:{_FEATURE_NOUN}))\b"
+    rf"\b(?:a|an|the|our|its|their|dedicated)\s+((?:[a-z][\w'-]*\s+){{0,4}}?(?:{_FEATURE_NOUN}))\b"
+)
+_REFINE = re.compile(
+    r"^\W*(?:enhance|refine|improve|update|redesign|revamp|polish|upgrade|restyle)\s+(?:the\s+"
+    r"(?:visual\s+)?(?:design|look|layout|appearance|style|presentation)\s+of\s+)?the\s+"
+    r"(?:[\w'’-]+\s+){1,5}?(?:page|pages|section|feature|area)\b",
+    re.I,
+)
+#: "the lawyer and legal services directory page", "the movie review pages": a part of the site
+#: a clause refers to by name (what a design turn refines)
+_REFERENCE = re.compile(
+    r"\bthe\s+((?:[a-z][\w'’-]*\s+){1,5}?)(?:page|pages|section|feature|area)\b"
 )
 _DEST = re.compile(
     r"\b(?:that|which|to)?\s*(?:navigat\w*|leads?|takes?|directs?|opens?|brings?|links?"
@@ -70,7 +89,8 @@ _OPTIONS = re.compile(
     r"\b(?:such as|like|including|includes|by|options?|categories|filters?|between|from)\b", re.I
 )
 _MENU = re.compile(
-    r"\b(?:menu|navigation|nav bar|navbar|accessible|accessed|access|via|from the homepage)\b",
+    r"\b(?:menu|navigation|nav bar|navbar|accessible|accessed|access|via|from the homepage"
+    r"|(?:a|with) homepage link)\b",
     re.I,
 )
 _BUILD_BEFORE = re.compile(
@@ -145,11 +165,13 @@ class FeatureSpec:
     icons: bool = False  # each entry carries an icon
     hover: list[str] = field(default_factory=list)  # hover effects asked: lift, scale, …
     hovered: str = ""  # what is hovered: cards | pictures | menu | buttons
+    per_item: bool = False  # the controls belong on each entry ("each … a “Read More” link")
 
     @property
     def empty(self) -> bool:
         return not (self.name or self.controls or self.kits or self.sticky or self.region
-                    or self.links or self.hover or self.icons or self.pictures)  # fmt: skip
+                    or self.links or self.hover or self.icons or self.pictures
+                    or self.meta)  # fmt: skip
 
     def dumps(self) -> str:
         """The spec as JSON (kept in a requirement's ``content``)."""
@@ -263,6 +285,30 @@ def _names(clause: str, used: set[int]) -> list[tuple[str, str, int]]:
     return found
 
 
+def _referenced(clause: str) -> list[tuple[str, str, int]]:
+    """(name, noun, position) of the part of the site a clause refines ("Enhance the visual
+    design of the lawyer and legal services directory page" → "Lawyer and legal services
+    directory"): the feature the user takes to exist, built when it does not."""
+    plain = _QUOTE.sub(lambda m: " " * len(m.group()), clause)
+    for m in _REFERENCE.finditer(plain):
+        words = m.group(1).split()
+        while words and words[0] in _SKIP_FIRST:
+            words = words[1:]
+        core = " ".join(words)
+        if not core or core in _GENERIC or f"{core} page" in _GENERIC or len(core) < 4:
+            continue
+        if re.search(
+            r"\b(?:home ?page|home|main|entire|whole|same|this|each|every|overall|"
+            r"visual|design|layout|user's|landing|web|top|bottom)\b",
+            core,
+        ):
+            continue
+        noun = re.search(r"\b(page|pages|section|feature|area)\b", m.group(0)).group(1)
+        return [(_clean(_singular(core) if noun == "pages" else core), noun.rstrip("s"),
+                 m.start())]  # fmt: skip
+    return []
+
+
 def _options(clause: str, used: set[int]) -> list[str]:
     """Quoted names listed after "such as", "like", "by" … that are not controls or features."""
     out = []
@@ -302,9 +348,10 @@ def _subject(clause: str, name: str) -> str:
     """What the feature lists: the noun after "of", "showcasing", "displaying" …, else the
     name's last word."""
     m = re.search(
-        r"\b(?:of|showcasing|displaying|listing|lists?|shows?|highlighting|featuring|browse|"
-        r"collection of|selection of|find)\s+(?:the\s+|a\s+|an\s+|their\s+|past\s+|all\s+|"
-        r"highlighted\s+|specific\s+|selected\s+|latest\s+|highest-rated\s+|most\s+\w+\s+)*"
+        r"\b(?:of|showcas(?:ing|es?)|display(?:ing|s)|listing|lists?|shows?|highlight(?:ing|s)|"
+        r"featuring|browse|collection of|selection of|find)\s+(?:the\s+|a\s+|an\s+|their\s+|"
+        r"past\s+|all\s+|highlighted\s+|specific\s+|selected\s+|latest\s+|highest-rated\s+|"
+        r"top\s+|three\s+|five\s+|four\s+|most\s+\w+\s+)*"
         r"([a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
         clause,
     )
@@ -316,10 +363,24 @@ def _subject(clause: str, name: str) -> str:
     return _singular(noun)
 
 
+_SINGULAR = {
+    "movies": "movie",
+    "cookies": "cookie",
+    "series": "series",
+    "species": "species",
+    "zombies": "zombie",
+    "calories": "calorie",
+    "rookies": "rookie",
+    "selfies": "selfie",
+}
+
+
 def _singular(noun: str) -> str:
     words = noun.split()
     last = words[-1]
-    if last.endswith("ies") and len(last) > 4:
+    if last in _SINGULAR:
+        last = _SINGULAR[last]
+    elif last.endswith("ies") and len(last) > 4:
         last = last[:-3] + "y"
     elif last.endswith(("ches", "shes", "sses", "xes")):
         last = last[:-2]
@@ -378,12 +439,21 @@ def read_clause(clause: str, previous: str = "") -> FeatureSpec | None:
         low,
     ):
         names = []  # the bar itself is the header's navigation, not a section
+    refined = _REFINE.match(clause)
+    if (refined or not names) and not controls and not links:
+        # "Enhance the X page by introducing …": what it introduces goes into X
+        names = _referenced(clause[: refined.end()] if refined else clause) or names
     name, noun = "", ""
     for candidate, noun_, _at in names:
         if candidate.lower().split()[-1] in _REGIONS or candidate.lower() in _REGIONS:
             continue
         name, noun = candidate, noun_
         break
+    host = ""
+    for candidate, _noun, at in names[1:]:
+        if _ENHANCE_BY.match(clause[:at]) and candidate != name:
+            host, name = name, candidate
+            break
     if region and name and overlap(name, region) > 0:
         name = ""
     if region == "footer" and _FOOTER.search(low):
@@ -391,9 +461,12 @@ def read_clause(clause: str, previous: str = "") -> FeatureSpec | None:
     if not name and not controls and not kits and not sticky and not links:
         icons = bool(re.search(r"\bicons?\b", low))
         pictures = bool(re.search(r"\b(?:thumbnails?|images?|photos?|pictures?)\b", low))
-        if hover or ((icons or pictures) and re.search(r"\b(?:each|every|all)\b", low)):
+        each = bool(re.search(r"\b(?:each|every|all)\b", low))
+        meta = [m for m in ("date", "rating", "price") if re.search(rf"\b{m}s?\b", low)]
+        if hover or ((icons or pictures or meta) and each):
             return FeatureSpec(hover=hover[0] if hover else [], hovered=hover[1] if hover else "",
-                               region=region, icons=icons, pictures=pictures)  # fmt: skip
+                               region=region, icons=icons, pictures=pictures,
+                               meta=meta if each else [])  # fmt: skip
         return None
     if region and not name and not controls and not kits:
         return FeatureSpec(sticky=True, links=links) if sticky or links else None
@@ -413,6 +486,10 @@ def read_clause(clause: str, previous: str = "") -> FeatureSpec | None:
         hover=hover[0] if hover else [],
         hovered=hover[1] if hover else "",
     )
+    # "each with … a “Learn More” button" (not "a link on each article page")
+    spec.per_item = bool(controls) and bool(
+        re.search(r"\b(?:each|every)\b(?![\w\s'’-]{0,30}\bpages?\b)", low)
+    )
     spec.searches = bool(re.search(r"\bsearch", low))
     spec.icons = bool(re.search(r"\bicons?\b", low))
     spec.pictures = bool(re.search(r"\b(?:thumbnails?|images?|photos?|pictures?|illustrations?"
@@ -422,7 +499,9 @@ def read_clause(clause: str, previous: str = "") -> FeatureSpec | None:
         spec.kits.append("quiz")
     where = re.search(r"\b(?:below|under|after|beneath)\s+the\s+([a-z][\w -]{2,30}?)"
                       r"(?:\s+section)?\b(?=[,.;]|\s+(?:to|so|and|on)\b|$)", low)  # fmt: skip
-    if re.search(r"\bat the top\b|\babove the\b", low):
+    if host:
+        spec.place = f"after:{host}"
+    elif re.search(r"\bat the top\b|\babove the\b", low):
         spec.place = "start"
     elif where:
         spec.place = f"after:{where.group(1)}"
@@ -601,14 +680,7 @@ def _items(spec: FeatureSpec, count: int = 6) -> list[tuple[str, str, str]]:
     titles = titles or [f"{_title(subject)} {n}" for n in range(1, count + 1)]
     items = []
     for n, title in enumerate(titles):
-        meta = []
-        if "date" in spec.meta:
-            meta.append(f"{28 - 3 * n} May 2025")
-        if "rating" in spec.meta:
-            meta.append(f"★ {_RATINGS[n % 6]:.1f} / 5")
-        if "price" in spec.meta:
-            meta.append(f"${19 + 10 * n}")
-        items.append((title, " · ".join(meta), _TEXTS[n % len(_TEXTS)]))
+        items.append((title, " · ".join(_meta(spec, n)), _TEXTS[n % len(_TEXTS)]))
     return items
 
 
@@ -821,13 +893,14 @@ def build(page: str, spec: FeatureSpec, key: str) -> tuple[str, list[str]]:
             page = _nav(page, _title(name), f"#{target.attrs['id']}")
     if spec.region == "footer" and not spec.name:
         return _finish(_footer(page, spec, title, key))
-    if (spec.hover or spec.icons or spec.pictures) and not (spec.name or spec.controls
-                                                            or spec.kits):  # fmt: skip
+    if (spec.hover or spec.icons or spec.pictures or spec.meta) and not (
+        spec.name or spec.controls or spec.kits
+    ):
         target = _region(page, spec.region) if spec.region else _last_feature(page)
         own = target.attrs.get("id", "") if target is not None else ""
         if spec.hover:
             page = html_edit.set_patch_block(page, "fb-features", hover_css(spec, own))
-        if own and (spec.icons or spec.pictures):
+        if own and (spec.icons or spec.pictures or spec.meta):
             page = _enrich(page, own, spec)
         return _finish(page)
     node = find_feature(page, spec.name) if spec.name else None
@@ -853,13 +926,15 @@ def build(page: str, spec: FeatureSpec, key: str) -> tuple[str, list[str]]:
         if name != "filter" and (fresh or not _has_kit(page, node, name))
     ]
     wants_filter = "filter" in spec.kits and (fresh or not _has_kit(page, node, "filter"))
-    buttons = []
+    buttons, each = [], []
     for control in spec.controls:
         if control.role in ("tab", "option"):
             continue
         href = _href(control, page, own)
-        if control.menu:
+        if control.menu and not spec.per_item:
             page = _nav(page, control.label, href)
+        elif spec.per_item:
+            each.append(_button(control, href))
         elif not (node is not None and _has_label(page, node, control.label)):
             buttons.append(_button(control, href))
     if spec.menu and spec.name and not any(c.menu for c in spec.controls):
@@ -871,6 +946,7 @@ def build(page: str, spec: FeatureSpec, key: str) -> tuple[str, list[str]]:
             listing = _filter_around(listing or _grid(spec), spec, f"{own}-{key}")
         name = spec.name or _title(spec.subject)
         lede = f'<p class="lede">{_e(spec.about)}</p>' if spec.about else ""
+        listing = _each_card(listing, "".join(each)) if each else listing
         markup = (
             f'<section id="{own}" data-mm-section="fb-{own}" class="section section-feature '
             f'layout-stack" aria-label="{_e(name)}">\n<div class="wrap"><div class="stack">'
@@ -881,6 +957,8 @@ def build(page: str, spec: FeatureSpec, key: str) -> tuple[str, list[str]]:
     else:
         if wants_filter:
             page = _add_filter(page, own, spec, key)
+        if spec.icons or spec.pictures or spec.meta or each:
+            page = _enrich(page, own, spec, "".join(each))
         body = "".join(parts) + actions
         if body:
             node = html_edit.find(page, "id", own)
@@ -950,9 +1028,11 @@ def _footer(page: str, spec: FeatureSpec, title: str, key: str) -> str:
     return page[:at] + markup + "\n" + page[at:]
 
 
-def _enrich(page: str, own: str, spec: FeatureSpec) -> str:
-    """``page`` with each card of section ``own`` that lacks one given an icon (``spec.icons``)
-    or a picture (``spec.pictures``) before its title."""
+def _enrich(page: str, own: str, spec: FeatureSpec, each: str = "") -> str:
+    """``page`` with each entry of section ``own`` (a list item with a title) that lacks one
+    given an icon (``spec.icons``) or a picture (``spec.pictures``) before its title, the meta
+    line ``spec.meta`` asks for (date, rating, price) after it, and the controls ``each`` at its
+    end."""
     node = html_edit.find(page, "id", own)
     if node is None:
         return page
@@ -961,18 +1041,40 @@ def _enrich(page: str, own: str, spec: FeatureSpec) -> str:
 
     def add(m: re.Match) -> str:
         nonlocal count
-        head, title = m.group(1), m.group(2)
+        head, title, rest = m.group(1), m.group(2), m.group(3)
         extra = ""
         if spec.icons and "fb-icon" not in head:
             extra += _icon(count)
-        if spec.pictures and "fb-thumb" not in head:
+        if spec.pictures and "fb-thumb" not in head and "<img" not in head + rest:
             extra += _art(htmllib.unescape(re.sub(r"<[^>]+>", "", title)), count)
+        meta = [] if 'class="item-label"' in rest else _meta(spec, count)
+        after = f'<p class="item-label">{_e(" · ".join(meta))}</p>' if meta else ""
+        tail = each if each and each not in rest else ""
         count += 1
-        return f"{head}{extra}{m.group(0)[len(head) :]}"
+        return f"{head}{extra}{title}{after}{rest}{tail}</li>"
 
-    pattern = r'(<li class="card"[^>]*>(?:(?!<h3).)*?)(<h3 class="item-title">.*?</h3>)'
+    pattern = (
+        r"(<li\b[^>]*>(?:(?!<h[34]|</li>).)*?)(<h[34]\b[^>]*>.*?</h[34]>)((?:(?!</li>).)*)</li>"
+    )
     inside = re.sub(pattern, add, inside, flags=re.S)
     return page[: node.start] + inside + page[node.end :]
+
+
+def _meta(spec: FeatureSpec, n: int) -> list[str]:
+    """The meta line of entry ``n``: the date, rating and price ``spec.meta`` asks for."""
+    meta = []
+    if "date" in spec.meta:
+        meta.append(f"{28 - 3 * (n % 9)} May 2025")
+    if "rating" in spec.meta:
+        meta.append(f"★ {_RATINGS[n % 6]:.1f} / 5")
+    if "price" in spec.meta:
+        meta.append(f"${19 + 10 * n}")
+    return meta
+
+
+def _each_card(listing: str, controls: str) -> str:
+    """``listing`` with ``controls`` at the end of each of its entries."""
+    return re.sub(r"</li>", lambda _m: f"{controls}</li>", listing)
 
 
 def _finish(page: str) -> tuple[str, list[str]]:

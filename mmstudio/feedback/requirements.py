@@ -65,6 +65,7 @@ _QUOTED = re.compile(r"[\"“'‘]([^\"”'’]{1,300})[\"”'’]")
 _LABEL = re.compile(rf"^\s*({'|'.join(INSERT_KINDS)})\s*:\s*(.+)$", re.I | re.S)
 _HEX = re.compile(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b")
 _CLAUSES = re.compile(r"(?:;|\n|\.\s+|,?\s+and then\s+|,?\s+then\s+|,\s+and\s+(?=[a-z]+\s))")
+_END_IN_QUOTE = re.compile(r"([.!?])([\"”])(\s+)(?=[A-Z])")
 _AND = re.compile(r",?\s+and\s+(?!then\b)")
 _NONE = PageElement("", "", Box())
 _KIND_WORDS = {
@@ -148,7 +149,10 @@ def clause_parts(text: str) -> list[tuple[str, bool]]:
     a new command ("… and hide the video"); each with a flag that is True for a bare continuation
     ("make the title red and bigger" → "bigger", which takes the previous clause's target).
     An "and" before anything else stays inside its clause ("red and white")."""
-    masked, quotes = _mask(text or "")
+    # a sentence ending inside a quote ('… and “Project Management Software.” Include …') ends
+    # there too: its full stop goes after the quote, so the quote closes inside its clause
+    text = _END_IN_QUOTE.sub(r"\2\1\3", text or "")
+    masked, quotes = _mask(text)
     parts: list[tuple[str, bool]] = []
     for clause in _CLAUSES.split(masked):
         pieces = [p.strip(" .,") for p in _AND.split(clause or "")]
@@ -290,9 +294,19 @@ def split_offline(text: str, marks: list[Mark], elements: list[PageElement]) -> 
     found: list[Requirement] = []
     previous: list[str] = []
     feature = ""  # the turn's feature so far: a later clause's button or search joins it
+    last = ""
     for clause, mark, continues in jobs:
-        built = _feature_requirement(clause, mark, feature) if not continues else None
+        # "…, each with a title, a brief description, and a “Learn More” button": the button
+        # belongs to each entry, as the clause before says
+        each = _EACH_WITH.search(last) and not _VERB_FIRST.match(clause)
+        last = clause
+        built = (
+            _feature_requirement(f"each with {clause}" if each else clause, mark, feature)
+            if not continues
+            else None
+        )
         if built is not None:
+            built.text = clause
             feature = built.value or feature
             found.append(built)
             continue
@@ -300,6 +314,16 @@ def split_offline(text: str, marks: list[Mark], elements: list[PageElement]) -> 
         previous = [r.target for r in reqs if r.target] or previous
         found += reqs
     return found
+
+
+_EACH_WITH = re.compile(
+    r"\beach\s+(?:with|has|having|includ\w*|featur\w*|show\w*|display\w*)\b", re.I
+)
+_VERB_FIRST = re.compile(
+    r"^\W*(?:[A-Z]\w+\s+)?(?:introduc|add|implement|integrat|creat|includ|incorporat|build"
+    r"|provid|develop|ensur|use|make|enhanc|refin)\w*\b",
+    re.I,
+)
 
 
 def _feature_requirement(clause: str, mark: Mark | None, previous: str) -> Requirement | None:
