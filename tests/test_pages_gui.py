@@ -90,3 +90,38 @@ def test_a_one_page_site_has_no_switcher(qtbot, tmp_path):
         assert preview.current_page == "index.html"
     finally:
         preview.release()
+
+
+def test_the_plan_tree_shows_each_page_with_its_sections(qtbot, project):
+    from mmstudio.gui.plan_tree import ID_ROLE, PAGE_ROLE, PlanTree
+
+    plan, _site = project
+    tree = PlanTree()
+    qtbot.addWidget(tree)
+    tree.show_plan(plan, None)
+    rows = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    pages = [r for r in rows if r.data(0, PAGE_ROLE)]
+    assert [r.data(0, PAGE_ROLE) for r in pages] == ["index.html", "about.html", "contact.html"]
+    for row in pages:
+        page = plan.page_at(row.data(0, PAGE_ROLE))
+        held = [row.child(i).data(0, ID_ROLE) for i in range(row.childCount())]
+        own = [s.id for s in plan.page_sections(page.id) if not plan.is_shared(s)]
+        assert held == own and own  # each page holds its own sections, in plan order
+    shared = [s.id for s in plan.sections if plan.is_shared(s)]
+    assert shared and all(tree._items[s].parent() is None for s in shared)  # the frame: on top
+    with qtbot.waitSignal(tree.site_page_selected, timeout=2_000) as picked:
+        tree.setCurrentItem(pages[1])
+    assert picked.args == ["about.html"]
+
+
+def test_a_one_page_plan_has_no_page_rows(qtbot):
+    from mmstudio.gui.plan_tree import PAGE_ROLE, PlanTree
+
+    plan = plan_from_prompt("A landing page for a bike repair shop in Leeds.")
+    assert not plan.multi_page
+    tree = PlanTree()
+    qtbot.addWidget(tree)
+    tree.show_plan(plan, None)
+    rows = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    assert not any(r.data(0, PAGE_ROLE) for r in rows)
+    assert {s.id for s in plan.sections} <= set(tree._items)

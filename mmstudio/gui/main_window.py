@@ -213,6 +213,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
         self.tree = PlanTree(self)
         self.tree.setMinimumWidth(320)
         self.tree.edit_requested.connect(self.edit_plan)
+        self.tree.site_page_selected.connect(self.preview.show_page)
         self.issues = IssuesPanel(self)
         self.issues.setMinimumWidth(300)
         self.issues.instruction_given.connect(self.instruct)

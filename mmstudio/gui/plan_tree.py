@@ -37,6 +37,7 @@ SCORE_ROLE = Qt.ItemDataRole.UserRole + 1
 ISSUES_ROLE = Qt.ItemDataRole.UserRole + 2
 RUNNING_ROLE = Qt.ItemDataRole.UserRole + 3  # True while a job works on the row's element
 EDIT_ROLE = Qt.ItemDataRole.UserRole + 4  # what a double-click edits: "subject:<id>", …
+PAGE_ROLE = Qt.ItemDataRole.UserRole + 5  # a page row's file ("about.html")
 SPIN_MS = 90  # spinner frame interval
 
 
@@ -151,10 +152,12 @@ class BadgeDelegate(QStyledItemDelegate):
 class PlanTree(QTreeWidget):
     """Shows a DesignPlan; emits ``element_selected(id)`` when a section or element is picked
     (or one of its detail rows), ``page_selected()`` when the page row or one of its rows
-    (palette, typography) is."""
+    (palette, typography) is; a multi-page plan's sections sit under their page's row, whose
+    pick emits ``site_page_selected(file)`` too."""
 
     element_selected = Signal(str)
     page_selected = Signal()
+    site_page_selected = Signal(str)  # a multi-page plan's page row: its file ("about.html")
     #: ``(what, item_id, changes)``: what is "element" (changes: prompt/alt, chart_type, title),
     #: "section" (title), "order" (item_id: the section moved; changes: {"order": ids}) or
     #: "palette" (item_id: the role; changes: {role: hex})
@@ -225,8 +228,13 @@ class PlanTree(QTreeWidget):
             swatch.setToolTip(0, f"double-click to change the {colour.role} colour")
         QTreeWidgetItem(page, [f"Headings: {plan.layout.typography.heading}"])
         QTreeWidgetItem(page, [f"Body: {plan.layout.typography.body}"])
+        pages = self._page_rows(plan)
+        home = plan.site_pages()[0].id
         for section in plan.sections:
-            row = self._row(self, section.id, f"{section.kind} · {section.title or section.id}")
+            # a multi-page plan: each section under its page, the shared header / footer on top
+            shared = plan.is_shared(section)
+            parent = self if shared else pages.get(section.page or home, self)
+            row = self._row(parent, section.id, f"{section.kind} · {section.title or section.id}")
             row.setData(0, EDIT_ROLE, f"section-title:{section.id}")
             measured = section_score(report, section.id, section.element_ids)
             self._badge(row, report, section.id, measured)
@@ -248,6 +256,17 @@ class PlanTree(QTreeWidget):
                     prompt.setToolTip(0, f"double-click to change the subject of {element.id}")
         self.expandToDepth(0)
         self.show_running(self._running)
+
+    def _page_rows(self, plan: DesignPlan) -> dict[str, QTreeWidgetItem]:
+        """A multi-page plan's page rows (key: the page id), which hold their sections; a
+        one-page plan has none (its sections sit at the top level)."""
+        rows: dict[str, QTreeWidgetItem] = {}
+        for page in plan.site_pages() if plan.multi_page else []:
+            row = QTreeWidgetItem(self, [f"Page · {page.title} ({page.path})", ""])
+            row.setData(0, PAGE_ROLE, page.path)
+            row.setToolTip(0, f"{page.path}: select it to show the page in the preview")
+            rows[page.id] = row
+        return rows
 
     def show_report_elements(self, report: Report) -> None:
         """Site-folder mode (no plan): the elements the evaluation discovered, with badges."""
@@ -430,6 +449,8 @@ class PlanTree(QTreeWidget):
         if not items:
             return
         item = items[0]
+        if item.data(0, PAGE_ROLE):
+            self.site_page_selected.emit(item.data(0, PAGE_ROLE))
         while item is not None and not item.data(0, ID_ROLE):  # a detail row: its owner
             item = item.parent()
         if item is None:
