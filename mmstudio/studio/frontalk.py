@@ -5,7 +5,9 @@ Each dialogue line is ``{id, summary, cases: [{instructions, type: function|desi
 test_conditions: [{condition, pass, fail}]}]}``. Turn 1 starts the project (``start``: ``new``
 generates it from the first instruction, ``blank`` starts from an empty page and applies the
 first instruction as a feedback turn, ``reference`` opens the dialogue's reference site from
-``sites/<id>/``); every case, the first included, is then one
+``sites/<id>/``; offline, the first instruction's own requirements are then applied to the
+generated page too, so the features the planner left out are built); every case, the first
+included, is then one
 :class:`~mmstudio.feedback.FeedbackTurn` whose requirements are the instruction's own split
 plus the case's test conditions as judged requirements (``op`` free, ``check_only``: the critic
 checks them, nothing applies them — they are the hidden tests; ``aspect`` "behaviour" for a
@@ -290,7 +292,9 @@ async def replay(dialogue: Dialogue, root: Path, options: FrontalkOptions, model
     turns = []
     for number, case in enumerate(dialogue.cases, start=1):
         reqs = [condition_requirement(c, case.type) for c in case.test_conditions]
-        applied = number > 1 or options.start == "blank"
+        # offline, turn 1's own words are applied to the generated page as well: the planner
+        # lays out a site from a brief, the feature builder adds the named features it left out
+        applied = number > 1 or options.start == "blank" or models.refiners is None
         turn = FeedbackTurn(
             project, splitter=with_conditions(models.splitter if applied else None, reqs),
             judge=models.judge, refiners=models.refiners, rescore=False,
