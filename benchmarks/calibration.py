@@ -73,8 +73,14 @@ def norm_key(value: object) -> str:
     return key.removesuffix("s") if key.endswith(("columns", "cards")) else key
 
 
-#: kinds the labels did not have: a reviewer files a pooled card as "other" or "layout"
-FINDING_FAMILIES = {"pairing": ("other", "layout"), "palette": ("other",)}
+#: kinds the labels did not have: a reviewer files a pooled card as "other" or "layout", and how
+#: a label is set (bold, upper case, its size: the evaluator's typography findings, kind
+#: ``font``) as "other" — the labels' ``font`` kind is for typefaces
+FINDING_FAMILIES = {
+    "pairing": ("other", "layout"),
+    "palette": ("other",),
+    "font": ("other", "font"),
+}
 
 
 def family(kind: str) -> str:
@@ -223,7 +229,13 @@ def adjudicated(rows: list[dict], review_path: Path) -> dict:
         review = json.loads(review_path.read_text(encoding="utf-8"))["findings"]
     except (OSError, ValueError, KeyError):
         return {}
-    real = {(r["page"], r["kind"], norm_key(r["key"])) for r in review if r["verdict"] == "real"}
+    # a verdict names its finding by page, kind and key, and by its text when several findings
+    # share a key (one label asked bold and at 11 px)
+    real = {
+        (r["page"], r["kind"], norm_key(r["key"]), r.get("text"))
+        for r in review
+        if r["verdict"] == "real"
+    }
     findings = matched = confirmed = 0
     for row in rows:
         if row.get("error"):
@@ -231,7 +243,10 @@ def adjudicated(rows: list[dict], review_path: Path) -> dict:
         findings += row["findings"]
         matched += row["matched"]
         confirmed += sum(
-            (row["page"], f["kind"], norm_key(f.get("key"))) in real
+            bool(
+                {(row["page"], f["kind"], norm_key(f.get("key")), t) for t in (None, f.get("text"))}
+                & real
+            )
             for f in row["unmatched_findings"]
         )
     return {

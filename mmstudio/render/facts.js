@@ -89,6 +89,21 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
     return null;
   };
 
+  // a line under the text: text-decoration (its own or a link's inside it) or a bottom border
+  const underlined = (el, cs) => {
+    if (cs.textDecorationLine.includes('underline')) return true;
+    if (parseFloat(cs.borderBottomWidth) > 0 && cs.borderBottomStyle !== 'none') return true;
+    const a = el.querySelector('a, u');
+    return !!a && getComputedStyle(a).textDecorationLine.includes('underline');
+  };
+  // where the glyphs are (a block's box spans its container; its text may sit left or centred)
+  const inkOf = (el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const r = range.getBoundingClientRect();
+    return r.width > 0 ? box(r) : null;
+  };
+
   // blocks: elements whose whole text is short (labels, links, buttons, headings, cells)
   const blocks = [];
   const candidates = new Set();
@@ -110,6 +125,8 @@ async ({ maxBlocks, maxText, scrollTo, pairs }) => {
       owner: ownerOf(el), section: sectionOf(el),
       background: rgba(cs.backgroundColor), backdrop: backdropOf(el), color: rgba(cs.color),
       font: cs.fontFamily, fontSize: parseFloat(cs.fontSize), fontWeight: parseInt(cs.fontWeight, 10) || 400,
+      italic: cs.fontStyle === 'italic' || cs.fontStyle.startsWith('oblique'),
+      underline: underlined(el, cs), align: cs.textAlign, ink: inkOf(el),
     });
   }
 

@@ -36,6 +36,11 @@ class TextBlock(_Probe):
     font: str = ""
     font_size: float = 16
     font_weight: int = 400
+    italic: bool = False
+    #: a line under the text (text-decoration, a link inside it, or a bottom border)
+    underline: bool = False
+    align: str = "start"  # computed text-align
+    ink: Box | None = None  # the glyphs' own box (the block's box spans its container)
 
 
 class SectionFact(_Probe):

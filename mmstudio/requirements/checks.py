@@ -18,7 +18,9 @@ from .colour import colour_check
 from .leaks import check_leak
 from .model import Requirement, RequirementResult, Span
 from .pairs import check_pairing
+from .placement import check_placement
 from .text import fold, loose
+from .typography import check_typography
 
 log = logging.getLogger(__name__)
 Check = Callable[[Requirement, PageFacts], RequirementResult]
@@ -62,7 +64,11 @@ def _unreadable_charts(by_id: dict[str, RequirementResult], facts: PageFacts) ->
 
 
 def _one(req: Requirement, facts: PageFacts) -> RequirementResult:
-    check = check_repeat if req.role == "repeat" else CHECKS.get(req.kind)
+    check = (
+        check_repeat
+        if req.role == "repeat"
+        else BY_CHECKER.get(req.checker) or CHECKS.get(req.kind)
+    )
     if check is None:
         return RequirementResult.of(req, "unchecked", "no rule reads this requirement")
     try:
@@ -679,3 +685,5 @@ CHECKS: dict[str, Check] = {
     "leak": check_leak,
     "pairing": check_pairing,
 }
+#: checks chosen by a requirement's ``checker`` before its kind's
+BY_CHECKER: dict[str, Check] = {"typography": check_typography, "placement": check_placement}

@@ -18,6 +18,7 @@ from .element_colours import extract_element_colours
 from .leaks import extract_notes
 from .model import Requirement
 from .pairs import extract_pairs
+from .placement import extract_placement
 from .structure import (
     extract_axis_names,
     extract_layout,
@@ -29,6 +30,7 @@ from .structure import (
 )
 from .style import extract_fonts, extract_leaks, extract_palette
 from .text import MAX_TEXT
+from .typography import extract_typography
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +54,10 @@ PASSES: tuple[Pass, ...] = (
     extract_widgets,
     extract_palette,
     extract_element_colours,
+    extract_typography,
     extract_fonts,
     extract_layout,
+    extract_placement,
     extract_prohibitions,
     extract_leaks,
     extract_notes,

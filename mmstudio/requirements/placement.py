@@ -1,0 +1,188 @@
+"""Pass and check: where the brief puts a quoted label relative to the page around it.
+
+Two arrangements a rule can read from the render's boxes (kind ``layout``, ``checker``
+``placement``, ``values`` = the label):
+
+- ``on-picture`` — the label sits on a picture ("a sticker-like badge overlapping the bottom
+  left corner of this illustration … “New for 2025: Storyboarding Lab”", "a label in the
+  lower-left corner of the photo reads “Sample Trail: Cloudveil Ridge”"). It passes when the
+  smallest block showing the label overlaps a picture (an ``img``, a CSS background picture, a
+  video, or a chart or map) by at least :data:`OVERLAP` of its own area.
+- ``above-heading`` — the label comes first in its block ("At the very top of this block … sits
+  a label: “RESEARCH ARCHIVE”", "“…” above the headline"). It passes when the label's box
+  ends above the top of its section's main heading (the largest heading set bigger than the
+  label); ``unchecked`` when the section has no such heading.
+
+Quotes the brief puts *inside* a picture's artwork ("a poster that says …") are copy of the
+picture, not labels on it; :mod:`.copy` reads those. A label not on the page is ``unchecked``
+here (the copy check reports it missing).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from mmstudio.render.base import Box
+from mmstudio.render.facts import PageFacts, TextBlock
+
+from .model import Requirement, RequirementResult
+from .text import quotes, sentence_bounds, span, strip_label
+
+OVERLAP = 0.25
+MAX_WORDS = 10
+NEAR = 160  # characters between the arrangement's words and the quote, at most
+
+_PICTURE = r"(?:illustration|photo|photograph|image|picture|portrait|artwork|poster|map|video)"
+_ON_PICTURE = re.compile(
+    r"\b(?:on|onto|over|overlapping|overlaps|overlaid\s+(?:on|over)|atop|on\s+top\s+of"
+    r"|(?:(?:upper|lower|top|bottom)[- ](?:left|right)\s+)?corner\s+of|edge\s+of|pinned\s+to"
+    r"|stuck\s+(?:on|to))\s+(?:the\s+|this\s+|that\s+|its\s+|each\s+|an?\s+)?"
+    rf"(?:[a-z-]+\s+){{0,2}}?{_PICTURE}s?\b",
+    re.I,
+)
+_ABOVE = re.compile(
+    r"\babove\s+(?:the\s+|its\s+|this\s+)?(?:main\s+|large\s+|big\s+|hero\s+|bold\s+)?"
+    r"(?:headline|heading|title)\b",
+    re.I,
+)
+_AT_TOP = re.compile(
+    r"^\W*(?:at|on)\s+the\s+(?:very\s+)?top(?:[- ]left)?(?:\s+of\s+(?:this|the|each)\s+"
+    r"(?:block|section|panel|card|column|hero|band|area|text\s+column|content))?\b(?!\s+of)",
+    re.I,
+)
+_HINT = re.compile(rf"{_PICTURE}|\babove\b|\btop\b", re.I)
+_LABEL_ROLE = re.compile(
+    r"\b(?:label|tag|badge|chip|capsule|eyebrow|kicker|sticker|pill)s?\b", re.I
+)
+
+
+def extract_placement(text: str, source: str = "prompt") -> list[Requirement]:
+    """One requirement per quoted label the brief places on a picture or above a heading."""
+    from .copy import _role
+
+    found: list[Requirement] = []
+    seen: set[tuple[str, str]] = set()
+    hints = [m.start() for m in _HINT.finditer(text)]
+    for quote, start, _end in quotes(text):
+        label = strip_label(quote)
+        if not label or len(label.split()) > MAX_WORDS:
+            continue
+        i = bisect.bisect_left(hints, start - 2 * NEAR)
+        if i == len(hints) or hints[i] > start + 2 * NEAR:
+            continue  # no arrangement word anywhere near: the common case, decided cheaply
+        if not any(c.isupper() or c.isdigit() for c in label):
+            continue  # a design idea in scare quotes ("objects" on the desk), not a label
+        s0, s1 = _clause(text, start)
+        sentence = text[s0:s1]
+        at = start - s0
+        role = ""
+        on = [m for m in _ON_PICTURE.finditer(sentence) if _near(m, at)]
+        if on and _role(text, start) != "in-image":
+            role = "on-picture"
+        elif any(_near(m, at) for m in _ABOVE.finditer(sentence)) or (
+            _AT_TOP.search(sentence) and _LABEL_ROLE.search(sentence[:at])
+        ):
+            role = "above-heading"
+        if not role or (label, role) in seen:
+            continue
+        seen.add((label, role))
+        words = "on the picture" if role == "on-picture" else "above its heading"
+        found.append(
+            Requirement(
+                id="",
+                kind="layout",
+                key=label,
+                role=role,
+                values=[label],
+                text=f"“{label}” {words}",
+                span=span(text, s0, s1, source),
+                severity="minor",
+                checker="placement",
+            )
+        )
+    return found
+
+
+def _clause(text: str, at: int) -> tuple[int, int]:
+    """The sentence around offset ``at``, cut at semicolons (each clause places its own) and
+    at ``2 × NEAR`` characters either side."""
+    lo = max(0, at - 2 * NEAR)  # a brief without full stops: a window, not the whole text
+    window = text[lo : at + 2 * NEAR]
+    s0, s1 = sentence_bounds(window, at - lo)
+    s0, s1 = s0 + lo, s1 + lo
+    left = text.rfind(";", s0, at)
+    right = text.find(";", at, s1)
+    return (left + 1 if left >= 0 else s0), (right if right >= 0 else s1)
+
+
+def _near(m: re.Match[str], at: int) -> bool:
+    return abs(m.start() - at) <= NEAR
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a.x + a.w, b.x + b.w) - max(a.x, b.x)
+    h = min(a.y + a.h, b.y + b.h) - max(a.y, b.y)
+    return max(0.0, w) * max(0.0, h)
+
+
+def check_placement(req: Requirement, facts: PageFacts) -> RequirementResult:
+    from .typography import _blocks
+
+    blocks = _blocks(req, facts)
+    if not blocks:
+        return RequirementResult.of(req, "unchecked", "the labelled element is not on the page")
+    if req.role == "on-picture":
+        return _on_picture(req, blocks, facts)
+    return _above_heading(req, blocks, facts)
+
+
+def _on_picture(req: Requirement, blocks: list[TextBlock], facts: PageFacts) -> RequirementResult:
+    boxes = [p.rect for p in facts.pictures] + [v.rect for v in facts.videos]
+    boxes += [c.rect for c in facts.charts]  # a map or chart the label overlays
+    boxes = [b for b in boxes if b.area >= 2500]
+    for block in blocks:
+        area = block.rect.area or 1
+        if any(_overlap(block.rect, b) >= OVERLAP * area for b in boxes):
+            return RequirementResult.of(req, "pass", "on the picture", element=_where(block))
+    block = blocks[0]
+    if not boxes:
+        msg = f"“{block.text[:40]}” has no picture to sit on"
+    else:
+        gap = min(_gap(block.rect, b) for b in boxes)
+        msg = f"“{block.text[:40]}” sits beside the pictures, not on one ({gap:.0f} px away)"
+    return RequirementResult.of(req, "fail", msg, element=_where(block))
+
+
+def _gap(a: Box, b: Box) -> float:
+    dx = max(b.x - (a.x + a.w), a.x - (b.x + b.w), 0.0)
+    dy = max(b.y - (a.y + a.h), a.y - (b.y + b.h), 0.0)
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def _above_heading(
+    req: Requirement, blocks: list[TextBlock], facts: PageFacts
+) -> RequirementResult:
+    verdicts = []
+    for block in blocks:
+        headings = [
+            b for b in facts.blocks
+            if b.heading and b.section == block.section and b is not block
+            and b.font_size > block.font_size * 1.2
+        ]  # fmt: skip
+        if not headings:
+            continue
+        main = max(headings, key=lambda b: (b.font_size, -b.rect.y))
+        above = block.rect.y + block.rect.h <= main.rect.y + 4
+        verdicts.append((above, block, main))
+        if above:
+            return RequirementResult.of(req, "pass", "above its heading", element=_where(block))
+    if not verdicts:
+        return RequirementResult.of(req, "unchecked", "no heading in the label's section")
+    _, block, main = verdicts[0]
+    msg = f"“{block.text[:40]}” sits below the heading “{main.text[:40]}”, not above it"
+    return RequirementResult.of(req, "fail", msg, element=_where(block))
+
+
+def _where(block: TextBlock) -> str | None:
+    return block.owner or block.section
