@@ -26,7 +26,6 @@ from mmstudio.project.lock import writer_lock
 from mmstudio.project.runs import Runs, record_usage
 from mmstudio.project.store import MANIFEST
 from mmstudio.project.workspace import Workspace
-from mmstudio.providers.doctor import endpoint_checks
 from mmstudio.providers.registry import PROVIDERS
 from mmstudio.providers.settings import add_provider_arguments, settings_from_args
 
@@ -124,27 +123,28 @@ def cmd_new(args: argparse.Namespace) -> int:
         )
     )
     summary = result.summary()
+    made = summary.project
     text = (
-        f"Created {summary['title']!r}: {_count(summary['sections'], 'section')}, "
-        f"{_count(summary['images'], 'image')}, {_count(summary['videos'], 'video')}, "
-        f"{_count(summary['charts'], 'chart')} "
-        f"in {summary['timings']['total']:.1f} s\n"
-        f"  site:   {summary['site']}\n"
-        f"  report: {summary['report'] or '(not evaluated)'}\n"
-        f"  version: {summary['head']}"
+        f"Created {made.title!r}: {_count(summary.sections, 'section')}, "
+        f"{_count(summary.images, 'image')}, {_count(summary.videos, 'video')}, "
+        f"{_count(summary.charts, 'chart')} "
+        f"in {summary.timings['total']:.1f} s\n"
+        f"  site:   {made.site}\n"
+        f"  report: {made.report or '(not evaluated)'}\n"
+        f"  version: {made.head}"
     )
-    for notice in summary.get("notices") or []:
+    for notice in summary.notices:
         print(f"notice: {notice}", file=sys.stderr)
-    if summary.get("usage"):
-        total = summary["usage"]["total"]
+    if summary.usage:
+        total = summary.usage["total"]
         text += "\n  usage: " + ", ".join(f"{k} {v}" for k, v in total.items() if v)
-    if summary.get("reflection"):
-        r = summary["reflection"]
+    if summary.reflection:
+        r = summary.reflection
         text += (
             f"\n  reflection: overall {r['before']} → {r['after']}, measured issues "
             f"{r['issues_before']} → {r['issues_after']} in {r['rounds']} round(s) ({r['stopped']})"
         )
-    _emit(args, summary, text)
+    _emit(args, summary.to_json(), text)
     return 0
 
 
@@ -349,12 +349,13 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from mmstudio.studio.doctor import run_checks
+    from mmstudio.studio.doctor import endpoint_checks, run_checks
 
     checks = run_checks() + endpoint_checks(settings_from_args(args))
-    failed = [c for c in checks if not c["ok"]]
-    lines = [f"{'ok ' if c['ok'] else 'BAD'} {c['name']}: {c['detail']}" for c in checks]
-    _emit(args, {"checks": checks, "ok": not failed}, "\n".join(lines))
+    failed = [c for c in checks if not c.ok]
+    lines = [f"{'ok ' if c.ok else 'BAD'} {c.name}: {c.detail}" for c in checks]
+    checks_json = [c.to_json() for c in checks]
+    _emit(args, {"checks": checks_json, "ok": not failed}, "\n".join(lines))
     return 1 if failed else 0
 
 

@@ -71,5 +71,8 @@ def test_a_pyside6_without_the_plugin_says_so(tmp_path):
 
 
 def test_doctor_has_a_window_row():
-    rows = {row["name"]: row for row in doctor.run_checks()}
-    assert "window" in rows and rows["window"]["detail"]
+    rows = {row.name: row for row in doctor.run_checks()}
+    assert "window" in rows and rows["window"].detail
+    assert rows["window"].to_json() == {
+        "name": "window", "ok": rows["window"].ok, "detail": rows["window"].detail,
+    }  # fmt: skip

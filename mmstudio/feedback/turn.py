@@ -86,7 +86,7 @@ async def offline_splitter(text, marks, elements, words) -> list[Requirement]:
     return split_offline(text, marks, elements)
 
 
-async def default_render(site_dir: Path, width: int, out_dir: Path):
+async def default_render(site_dir: Path, width: int, out_dir: Path) -> Render:
     """Render in the shared browser without the accessibility pass (the critic does not use it)."""
     from mmstudio.render import get_renderer
 

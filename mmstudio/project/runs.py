@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from pydantic import BaseModel
 
@@ -31,6 +31,30 @@ _USAGE_FIELDS = (
     "stage", "element", "model", "input_tokens", "output_tokens", "images", "video_seconds",
     "cost_usd",
 )  # fmt: skip
+
+
+class UsageTotals(TypedDict):
+    """Summed model calls (a JSON document: a bench record's ``usage``, ``mmstudio usage
+    --json``'s rows): ``calls``, tokens in/out, ``images``, ``video_seconds``, ``cost_usd`` over
+    the priced calls and how many calls were ``unpriced``."""
+
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    images: int
+    video_seconds: float
+    cost_usd: float
+    unpriced: int
+
+
+class UsageSummary(TypedDict):
+    """What a model bundle spent (:meth:`~mmstudio.providers.usage.UsageLog.summary`'s shape):
+    ``calls``, the ``total`` and the totals per stage and per model."""
+
+    calls: int
+    total: UsageTotals
+    by_stage: dict[str, UsageTotals]
+    by_model: dict[str, UsageTotals]
 
 
 class JobRecord(BaseModel):
@@ -140,12 +164,12 @@ class Runs:
             ).fetchall()
         return [UsageRow.model_validate(dict(row)) for row in rows]
 
-    def usage_totals(self, by: str = "run") -> dict[str, dict[str, Any]]:
+    def usage_totals(self, by: str = "run") -> dict[str, UsageTotals]:
         """Sums per ``by`` (run | stage | model): calls, tokens in/out, images, video seconds,
         USD over the priced calls and ``unpriced`` calls."""
         if by not in ("run", "stage", "model"):
             raise ValueError(f"cannot sum usage by {by!r}")
-        sums: dict[str, dict[str, Any]] = {}
+        sums: dict[str, UsageTotals] = {}
         for row in self.usage():
             key = getattr(row, by) or "-"
             total = sums.setdefault(key, _empty())
@@ -161,9 +185,9 @@ class Runs:
         return sums
 
 
-def _empty() -> dict[str, Any]:
-    keys = ("calls", "input_tokens", "output_tokens", "images", "video_seconds", "cost_usd")
-    return {**dict.fromkeys(keys, 0), "unpriced": 0}
+def _empty() -> UsageTotals:
+    return UsageTotals(calls=0, input_tokens=0, output_tokens=0, images=0, video_seconds=0,
+                       cost_usd=0, unpriced=0)  # fmt: skip
 
 
 def record_usage(root: Path, run: str, calls: Iterable[Mapping[str, Any]]) -> int:

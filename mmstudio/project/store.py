@@ -53,8 +53,9 @@ import sqlite3
 import tempfile
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -491,16 +492,38 @@ class Project:
         if bad:
             raise ProjectError(f"restore did not reproduce {bad[0]}; the project is unchanged")
 
-    def summary(self) -> dict:
-        """A JSON-ready description: root, title, provider, head, site and report paths."""
+    def summary(self) -> ProjectSummary:
+        """What the project is now: root, title, provider, head, site and report paths."""
+        return ProjectSummary(
+            project=str(self.root),
+            title=self.manifest.title,
+            provider=self.manifest.provider,
+            head=self.manifest.head,
+            site=str(self.site_dir / "index.html"),
+            report=str(self.report_path) if self.report_path.exists() else None,
+        )
+
+
+@dataclass(frozen=True)
+class ProjectSummary:
+    """A project as :meth:`Project.summary` describes it: ``project`` its root folder,
+    ``title``, ``provider`` (the designer's name), ``head`` (version id, None before the first
+    commit), ``site`` the path of ``site/index.html``, ``report`` the path of ``report.json``
+    (None when not evaluated)."""
+
+    project: str
+    title: str
+    provider: str
+    head: str | None
+    site: str
+    report: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object (keys in the field order above)."""
         return {
-            "project": str(self.root),
-            "title": self.manifest.title,
-            "provider": self.manifest.provider,
-            "head": self.manifest.head,
-            "site": str(self.site_dir / "index.html"),
-            "report": str(self.report_path) if self.report_path.exists() else None,
-        }
+            "project": self.project, "title": self.title, "provider": self.provider,
+            "head": self.head, "site": self.site, "report": self.report,
+        }  # fmt: skip
 
 
 def _read_report(path: Path) -> Report | None:

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
+from mmstudio.project.runs import UsageSummary, UsageTotals
 from mmstudio.resources import resource
 
 
@@ -95,16 +96,16 @@ class UsageLog:
             part.add(record)
         return part
 
-    def totals(self, by: str = "stage") -> dict[str, dict[str, Any]]:
+    def totals(self, by: str = "stage") -> dict[str, UsageTotals]:
         """Sums per ``by`` (stage | model | element): tokens, images, video seconds, USD and
         ``unpriced`` calls."""
-        sums: dict[str, dict[str, Any]] = {}
+        sums: dict[str, UsageTotals] = {}
         for record in self.records():
             row = sums.setdefault(getattr(record, by) or "-", _empty())
             _accumulate(row, record)
         return sums
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> UsageSummary:
         """``{calls, total: {...}, by_stage: {...}, by_model: {...}}`` for the CLI and history."""
         total = _empty()
         for record in self.records():
@@ -121,12 +122,12 @@ class UsageLog:
         return [asdict(r) for r in self.records()]
 
 
-def _empty() -> dict[str, Any]:
-    keys = ("calls", "input_tokens", "output_tokens", "images", "video_seconds", "cost_usd")
-    return {**dict.fromkeys(keys, 0), "unpriced": 0}
+def _empty() -> UsageTotals:
+    return UsageTotals(calls=0, input_tokens=0, output_tokens=0, images=0, video_seconds=0,
+                       cost_usd=0, unpriced=0)  # fmt: skip
 
 
-def _accumulate(row: dict[str, Any], record: UsageRecord) -> None:
+def _accumulate(row: UsageTotals, record: UsageRecord) -> None:
     row["calls"] += 1
     row["input_tokens"] += record.input_tokens
     row["output_tokens"] += record.output_tokens

@@ -28,14 +28,26 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from mmstudio.pipeline.generate import ProgressCallback, no_progress
 from mmstudio.project import atomic
 from mmstudio.project.errors import InputError, output_folder, read_input
+from mmstudio.project.runs import UsageSummary
 from mmstudio.providers.settings import Settings
-from mmstudio.studio.bench_record import failure_record, success_record, usage_totals
+from mmstudio.studio.bench_record import (
+    BenchRecord,
+    PromptRow,
+    RunKey,
+    failure_record,
+    success_record,
+    usage_totals,
+)
 from mmstudio.studio.bundle import using_models
 from mmstudio.studio.create import new_project
+
+if TYPE_CHECKING:
+    from mmstudio.studio.bench_summary import BenchSummary
 
 log = logging.getLogger(__name__)
 
@@ -53,19 +65,20 @@ class BenchOptions:
     settings: Settings | None = None
 
 
-def read_prompts(path: Path, limit: int | None = None) -> list[dict]:
-    """The ``{id, prompt}`` rows of a JSONL file (the first ``limit``); raises ValueError naming a
+def read_prompts(path: Path, limit: int | None = None) -> list[PromptRow]:
+    """The ``{id, prompt}`` rows (:class:`~mmstudio.studio.bench_record.PromptRow`) of a JSONL
+    file (the first ``limit``); raises ValueError naming a
     bad line or a repeated id (InputError), MissingInput (a FileNotFoundError) for a missing
     file."""
-    rows: list[dict] = []
+    rows: list[PromptRow] = []
     seen: set[str] = set()
     text = read_input(Path(path), "the prompts file")
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-            row = {"id": str(row["id"]), "prompt": str(row["prompt"])}
+            data = json.loads(line)
+            row = PromptRow(id=str(data["id"]), prompt=str(data["prompt"]))
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise InputError(f"{path}:{number} is not a {{id, prompt}} JSON line: {exc}") from None
         if row["id"] in seen:
@@ -88,16 +101,17 @@ def project_path(out_dir: Path, prompt_id: str) -> Path:
     return out_dir / "projects" / slug(prompt_id)
 
 
-def read_record(out_dir: Path, prompt_id: str) -> dict | None:
+def read_record(out_dir: Path, prompt_id: str) -> BenchRecord | None:
     """The stored record of a prompt, or None when there is none (or it is unreadable)."""
     path = record_path(out_dir, prompt_id)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        record: BenchRecord = json.loads(path.read_text(encoding="utf-8"))  # as written
     except (OSError, ValueError):
         return None
+    return record
 
 
-def run_key(options: BenchOptions) -> dict:
+def run_key(options: BenchOptions) -> RunKey:
     """What makes two runs of a prompt comparable: provider, reflection rounds, evaluation."""
     return {"provider": options.provider, "rounds": options.rounds, "evaluate": options.evaluate}
 
@@ -111,7 +125,7 @@ def finished(out_dir: Path, prompt_id: str, options: BenchOptions) -> bool:
     return project_path(out_dir, prompt_id).is_dir()
 
 
-async def run_prompt(row: dict, out_dir: Path, options: BenchOptions) -> dict:
+async def run_prompt(row: PromptRow, out_dir: Path, options: BenchOptions) -> BenchRecord:
     """Run the main job on one prompt and store its record; a failure becomes a record (with
     its reason), never an exception. Cancellation propagates."""
     root = project_path(out_dir, row["id"])
@@ -133,8 +147,8 @@ async def run_prompt(row: dict, out_dir: Path, options: BenchOptions) -> dict:
         )
         record = failure_record(row, exc, time.perf_counter() - started)
         spent = getattr(exc, "usage", None)
-        if isinstance(spent, dict) and spent.get("calls"):
-            record["usage"] = usage_totals(spent)  # what the prompt cost before it failed
+        if isinstance(spent, dict) and spent.get("calls"):  # what it cost before it failed
+            record["usage"] = usage_totals(cast(UsageSummary, spent))
     record["run"] = run_key(options)
     atomic.write_json(record_path(out_dir, row["id"]), record)
     return record
@@ -150,7 +164,7 @@ class _Tally:
         if skipped:
             progress("bench", skipped, total, f"{skipped} prompt(s) already finished, skipped")
 
-    def __call__(self, record: dict) -> None:
+    def __call__(self, record: BenchRecord) -> None:
         self.done += 1
         self.ran += 1
         left = self.total - self.done
@@ -163,15 +177,15 @@ class _Tally:
 
 
 async def run_prompts(
-    rows: list[dict], out_dir: Path, options: BenchOptions, progress: ProgressCallback
-) -> tuple[list[dict], int]:
+    rows: list[PromptRow], out_dir: Path, options: BenchOptions, progress: ProgressCallback
+) -> tuple[list[BenchRecord], int]:
     """Run every unfinished prompt (``options.jobs`` at once); returns the records of all rows
     in file order, old and new, and how many prompts ran now."""
     todo = [r for r in rows if not finished(out_dir, r["id"], options)]
     tally = _Tally(len(rows), len(rows) - len(todo), progress)
     limit = asyncio.Semaphore(max(1, options.jobs))
 
-    async def one(row: dict) -> None:
+    async def one(row: PromptRow) -> None:
         async with limit:
             tally(await run_prompt(row, out_dir, options))
 
@@ -181,7 +195,7 @@ async def run_prompts(
     return [read_record(out_dir, r["id"]) or _lost(r) for r in rows], len(todo)
 
 
-def _lost(row: dict) -> dict:
+def _lost(row: PromptRow) -> BenchRecord:
     return {"id": row["id"], "ok": False, "seconds": 0.0, "error": "no record was written"}
 
 
@@ -193,10 +207,11 @@ async def run_bench(
     options: BenchOptions | None = None,
     progress: ProgressCallback = no_progress,
     figures: bool = True,
-) -> dict:
+) -> BenchSummary:
     """Run the prompts of ``prompts`` (JSONL) into ``out_dir`` and write ``summary.json`` and
-    ``summary.md`` (with PNG figures unless ``figures`` is false); returns the summary dict
-    (see :func:`mmstudio.studio.bench_summary.summarise`). Raises ValueError/FileNotFoundError
+    ``summary.md`` (with PNG figures unless ``figures`` is false); returns the summary
+    (:class:`~mmstudio.studio.bench_summary.BenchSummary`, a persisted JSON document; see
+    :func:`mmstudio.studio.bench_summary.summarise`). Raises ValueError/FileNotFoundError
     for a bad prompt file; failing prompts are recorded, not raised."""
     from mmstudio.studio.bench_report import write_report
     from mmstudio.studio.bench_summary import summarise

@@ -12,6 +12,10 @@ interrupted bench resumes where it stopped. Shapes (all times in seconds, scores
      fidelity: {quoted, hex, quotes, colours, missing_quotes, missing_colours},
      usage: {calls, input_tokens, output_tokens, images, video_seconds, cost_usd, unpriced} | None}
 
+The record is a persisted JSON document read back generically (resuming, the summary, the
+figures, older records written before a field existed): :class:`BenchRecord` is a ``TypedDict``
+describing it, not a class of its own.
+
 "before" is the first evaluated version (the report committed with the generated page), "after"
 the report the project ends with once reflection has run (the same report with ``rounds=0``).
 """
@@ -20,11 +24,12 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from pydantic import ValidationError
 
 from mmstudio.project import Project
+from mmstudio.project.runs import UsageSummary, UsageTotals
 from mmstudio.report import DIMENSIONS, Report
 from mmstudio.studio.create import NewProject
 from mmstudio.studio.fidelity import measure
@@ -33,6 +38,88 @@ log = logging.getLogger(__name__)
 
 SCORE_KEYS = (*DIMENSIONS, "overall")
 STAGES = ("plan", "layout", "image", "video", "chart", "assets", "render", "evaluate", "refine")
+
+
+class PromptRow(TypedDict):
+    """One line of a prompts file: ``{id, prompt}``."""
+
+    id: str
+    prompt: str
+
+
+class RunKey(TypedDict):
+    """What makes two runs of a prompt comparable (a record's ``run``)."""
+
+    provider: str
+    rounds: int
+    evaluate: bool
+
+
+class Counts(TypedDict):
+    """How many sections and assets the plan has."""
+
+    sections: int
+    images: int
+    videos: int
+    charts: int
+
+
+class RequirementsBrief(TypedDict):
+    """The brief's requirements on one report (:func:`requirements_of`)."""
+
+    share: float | None
+    passed: int
+    checked: int
+    unchecked: int
+    by_kind: dict[str, list[int]]
+    failed: list[str]
+
+
+class ReflectionBrief(TypedDict):
+    """Rounds, why the loop stopped, attempts accepted and reverted (:func:`reflection_brief`)."""
+
+    rounds: int
+    stopped: str
+    accepted: int
+    reverted: int
+
+
+class Fidelity(TypedDict):
+    """Text and colour fidelity of the final site (:func:`fidelity_of`): shares 0–1."""
+
+    quoted: float
+    hex: float
+    quotes: int
+    colours: int
+    missing_quotes: list[str]
+    missing_colours: list[str]
+
+
+class BenchRecord(TypedDict, total=False):
+    """``records/<id>.json`` (the module docstring gives the shape): ``id``, ``ok`` and
+    ``seconds`` always; a failed prompt has ``error`` and ``error_type`` (and ``usage`` when a
+    model was called), a finished one the rest; ``run`` is added when it is written."""
+
+    id: Required[str]
+    ok: Required[bool]
+    seconds: Required[float]
+    error: str
+    error_type: str
+    project: str
+    counts: Counts
+    stages: dict[str, float | None]
+    scores_before: dict[str, float | None]
+    scores_after: dict[str, float | None]
+    issues_before: dict[str, int]
+    issues_after: dict[str, int]
+    requirements_before: RequirementsBrief | None
+    requirements_after: RequirementsBrief | None
+    render_failed: bool
+    reflection: ReflectionBrief | None
+    fidelity: Fidelity
+    usage: UsageTotals | None
+    notices: list[str]
+    run: RunKey
 
 
 def first_report(project: Project) -> Report | None:
@@ -65,7 +152,7 @@ def issues_by_code(report: Report | None) -> dict[str, int]:
     return dict(sorted(codes.items()))
 
 
-def requirements_of(report: Report | None) -> dict[str, Any] | None:
+def requirements_of(report: Report | None) -> RequirementsBrief | None:
     """The brief's requirements on one report: passed / checked / unchecked, the pass share
     (0–1, None when nothing was checked) and per kind ``[passed, checked]``; None when the
     report has no requirements (no brief, or not evaluated)."""
@@ -88,7 +175,9 @@ def requirements_of(report: Report | None) -> dict[str, Any] | None:
     }
 
 
-def stage_seconds(timings: dict[str, float], kinds: dict[str, str], before: Report | None) -> dict:
+def stage_seconds(
+    timings: dict[str, float], kinds: dict[str, str], before: Report | None
+) -> dict[str, float | None]:
     """Seconds per stage from ``new_project`` timings: asset stages are summed per kind
     (``kinds`` maps element id → image|video|chart; parallel work, so they can add up to more
     than ``assets``, the wall time of layout ∥ assets); ``render`` is the first evaluation's
@@ -114,14 +203,14 @@ def _kind(key: str, kinds: dict[str, str]) -> str | None:
     return kinds.get(key.split(":", 1)[1])
 
 
-def usage_totals(usage: dict | None) -> dict | None:
+def usage_totals(usage: UsageSummary | None) -> UsageTotals | None:
     """The ``total`` row of a designer's usage summary (None for the offline designer)."""
     if not usage or not usage.get("calls"):
         return None
-    return dict(usage.get("total") or {})
+    return UsageTotals(**usage["total"])  # a copy
 
 
-def reflection_brief(reflection: dict | None) -> dict | None:
+def reflection_brief(reflection: dict[str, Any] | None) -> ReflectionBrief | None:
     """Rounds, why the loop stopped, and how many attempts were accepted or reverted."""
     if reflection is None:
         return None
@@ -134,7 +223,7 @@ def reflection_brief(reflection: dict | None) -> dict | None:
     }
 
 
-def fidelity_of(prompt: str, project: Project) -> dict[str, Any]:
+def fidelity_of(prompt: str, project: Project) -> Fidelity:
     """Text and colour fidelity of the final site (see :mod:`mmstudio.studio.fidelity`)."""
     found = measure(prompt, project.site_dir)
     return {
@@ -147,7 +236,7 @@ def fidelity_of(prompt: str, project: Project) -> dict[str, Any]:
     }
 
 
-def success_record(row: dict, made: NewProject, seconds: float) -> dict[str, Any]:
+def success_record(row: PromptRow, made: NewProject, seconds: float) -> BenchRecord:
     """The record of a prompt whose project was made (``seconds``: wall time of the job)."""
     plan = made.plan
     before = first_report(made.project)
@@ -179,7 +268,7 @@ def success_record(row: dict, made: NewProject, seconds: float) -> dict[str, Any
     }
 
 
-def failure_record(row: dict, exc: BaseException, seconds: float) -> dict[str, Any]:
+def failure_record(row: PromptRow, exc: BaseException, seconds: float) -> BenchRecord:
     """The record of a prompt whose job raised: the reason is the error's first line."""
     lines = str(exc).strip().splitlines()
     return {

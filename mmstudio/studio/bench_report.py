@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from mmstudio.project import atomic
-from mmstudio.studio.bench_record import SCORE_KEYS, STAGES
+from mmstudio.studio.bench_record import SCORE_KEYS, STAGES, BenchRecord
+from mmstudio.studio.bench_summary import BenchSummary, IssueRow
 
 log = logging.getLogger(__name__)
 
@@ -34,13 +35,16 @@ def _save(figure, path: Path) -> Path:
     return path
 
 
-def scores_figure(records: list[dict], path: Path) -> Path:
+def scores_figure(records: list[BenchRecord], path: Path) -> Path:
     """Box plots of each dimension's score (0–1) before and after reflection."""
     figure = _figure(9, 4)
     ax = figure.add_subplot()
-    for offset, side, colour in ((-0.18, "before", BEFORE), (0.18, "after", AFTER)):
-        data = [[r[f"scores_{side}"][k] for r in records if r[f"scores_{side}"].get(k) is not None]
-                for k in SCORE_KEYS]  # fmt: skip
+    sides = (
+        (-0.18, "before", BEFORE, [r["scores_before"] for r in records]),
+        (0.18, "after", AFTER, [r["scores_after"] for r in records]),
+    )
+    for offset, side, colour, scores in sides:
+        data = [[v for s in scores if (v := s.get(k)) is not None] for k in SCORE_KEYS]
         spots = [i + offset for i, d in enumerate(data) if d]
         if spots:  # nothing to draw when the pages were not evaluated
             boxes = ax.boxplot([d for d in data if d], positions=spots, widths=0.3,
@@ -56,7 +60,7 @@ def scores_figure(records: list[dict], path: Path) -> Path:
     return _save(figure, path)
 
 
-def stages_figure(records: list[dict], path: Path) -> Path:
+def stages_figure(records: list[BenchRecord], path: Path) -> Path:
     """Box plots of seconds per stage (asset kinds summed per prompt) and in total."""
     names = [s for s in (*STAGES, "total") if any(r["stages"].get(s) for r in records)]
     data = [[r["stages"][s] for r in records if r["stages"].get(s) is not None] for s in names]
@@ -70,11 +74,11 @@ def stages_figure(records: list[dict], path: Path) -> Path:
     return _save(figure, path)
 
 
-def issues_figure(issues: dict[str, dict], path: Path, top: int = 15) -> Path:
+def issues_figure(issues: dict[str, IssueRow], path: Path, top: int = 15) -> Path:
     """Bars of measured issues per code before and after reflection (the ``top`` codes)."""
     codes = list(issues)[:top] or ["(none)"]
-    before = [issues.get(c, {}).get("before", 0) for c in codes]
-    after = [issues.get(c, {}).get("after", 0) for c in codes]
+    before = [row["before"] if (row := issues.get(c)) else 0 for c in codes]
+    after = [row["after"] if (row := issues.get(c)) else 0 for c in codes]
     figure = _figure(9, 0.8 + 0.32 * len(codes))
     ax = figure.add_subplot()
     spots = range(len(codes))
@@ -90,7 +94,7 @@ def issues_figure(issues: dict[str, dict], path: Path, top: int = 15) -> Path:
     return _save(figure, path)
 
 
-def seconds_figure(records: list[dict], path: Path) -> Path:
+def seconds_figure(records: list[BenchRecord], path: Path) -> Path:
     """Wall seconds of each prompt's main job, in file order, with the median."""
     import statistics
 
@@ -108,19 +112,24 @@ def seconds_figure(records: list[dict], path: Path) -> Path:
     return _save(figure, path)
 
 
-def fidelity_figure(records: list[dict], path: Path) -> Path:
+def fidelity_figure(records: list[BenchRecord], path: Path) -> Path:
     """Histograms of the share of quoted strings and of hex colours each site carries."""
     figure = _figure(9, 3)
-    for n, (key, label) in enumerate((("quoted", "quoted strings"), ("hex", "hex colours"))):
+    shares = (
+        ("quoted strings", [r["fidelity"]["quoted"] for r in records]),
+        ("hex colours", [r["fidelity"]["hex"] for r in records]),
+    )
+    for n, (label, values) in enumerate(shares):
         ax = figure.add_subplot(1, 2, n + 1)
-        ax.hist([r["fidelity"][key] for r in records], bins=[i / 20 for i in range(21)],
-                color=AFTER)  # fmt: skip
+        ax.hist(values, bins=[i / 20 for i in range(21)], color=AFTER)
         ax.set_xlabel(f"share of the prompt's {label} in the site")
         ax.set_ylabel("prompts")
     return _save(figure, path)
 
 
-def write_figures(summary: dict, records: list[dict], out_dir: Path) -> dict[str, str]:
+def write_figures(
+    summary: BenchSummary, records: list[BenchRecord], out_dir: Path
+) -> dict[str, str]:
     """Draw every figure under ``out_dir/figures``; returns {name: path relative to out_dir}."""
     ok = [r for r in records if r.get("ok")]
     if not ok:
@@ -140,7 +149,7 @@ def _num(value: Any, digits: int = 2) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def _header(s: dict) -> list[str]:
+def _header(s: BenchSummary) -> list[str]:
     sec = s["seconds"]
     return [
         "# Bench summary",
@@ -159,7 +168,7 @@ def _header(s: dict) -> list[str]:
     ]
 
 
-def _scores_md(s: dict) -> list[str]:
+def _scores_md(s: BenchSummary) -> list[str]:
     lines = ["## Scores before → after reflection (median · mean, 0–1)", "",
              "| dimension | before | after | pages |", "|---|---|---|---|"]  # fmt: skip
     for key, row in s["scores"].items():
@@ -177,7 +186,7 @@ def _scores_md(s: dict) -> list[str]:
     return [*lines, ""]
 
 
-def _issues_md(s: dict) -> list[str]:
+def _issues_md(s: BenchSummary) -> list[str]:
     total = s["issues_total"]
     lines = [f"## Measured issues by code (before {total['before']} → after {total['after']})",
              "", "| code | before | after | pages before | pages after |",
@@ -190,7 +199,7 @@ def _issues_md(s: dict) -> list[str]:
     return [*lines, ""]
 
 
-def _requirements_md(s: dict) -> list[str]:
+def _requirements_md(s: BenchSummary) -> list[str]:
     r = s.get("requirements")
     if not r:
         return ["## Requirements of the brief", "", "No page had requirements checked.", ""]
@@ -212,7 +221,7 @@ def _requirements_md(s: dict) -> list[str]:
     return [*lines, ""]
 
 
-def _fidelity_md(s: dict) -> list[str]:
+def _fidelity_md(s: BenchSummary) -> list[str]:
     f = s["fidelity"]
     lines = [
         "## Prompt fidelity (share 0–1)", "",
@@ -227,7 +236,7 @@ def _fidelity_md(s: dict) -> list[str]:
     return lines
 
 
-def _stages_md(s: dict) -> list[str]:
+def _stages_md(s: BenchSummary) -> list[str]:
     lines = ["## Time per stage (s per prompt)", "", "| stage | median | max | prompts |",
              "|---|---|---|---|"]  # fmt: skip
     for stage, row in s["stages"].items():
@@ -239,7 +248,7 @@ def _stages_md(s: dict) -> list[str]:
     return lines
 
 
-def _usage_md(s: dict) -> list[str]:
+def _usage_md(s: BenchSummary) -> list[str]:
     u = s.get("usage")
     if not u:
         return ["## Tokens and cost", "", "No model calls (offline designer): 0 tokens, $0.", ""]
@@ -251,7 +260,7 @@ def _usage_md(s: dict) -> list[str]:
     ]  # fmt: skip
 
 
-def _failures_md(s: dict) -> list[str]:
+def _failures_md(s: BenchSummary) -> list[str]:
     lines = ["## Failures", ""]
     for f in s["failures"]:
         lines.append(f"- `{f['id']}` ({f['error_type']}): {f['error']}")
@@ -276,7 +285,7 @@ def _figures_md(figures: dict[str, str]) -> list[str]:
     return lines
 
 
-def render_markdown(summary: dict, figures: dict[str, str]) -> str:
+def render_markdown(summary: BenchSummary, figures: dict[str, str]) -> str:
     """The text of ``summary.md``."""
     writers = (
         _header,
@@ -293,7 +302,7 @@ def render_markdown(summary: dict, figures: dict[str, str]) -> str:
 
 
 def write_report(
-    summary: dict, records: list[dict], out_dir: Path, *, figures: bool = True
+    summary: BenchSummary, records: list[BenchRecord], out_dir: Path, *, figures: bool = True
 ) -> Path:
     """Write ``summary.md`` (and the figures, unless ``figures`` is false) into ``out_dir``."""
     drawn = write_figures(summary, records, out_dir) if figures else {}

@@ -15,8 +15,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from mmstudio.project.runs import UsageSummary
 from mmstudio.providers.registry import PROVIDERS
 from mmstudio.providers.settings import Settings
 
@@ -59,13 +60,13 @@ async def using_models(
             await models.aclose()
 
 
-def usage_summary(models: Models | None) -> dict[str, Any] | None:
+def usage_summary(models: Models | None) -> UsageSummary | None:
     """What ``models`` spent (:meth:`~mmstudio.providers.usage.UsageLog.summary`), or None
     offline."""
     return None if models is None else models.usage.summary()
 
 
-def usage_line(summary: dict[str, Any] | None) -> str:
+def usage_line(summary: UsageSummary | None) -> str:
     """``"calls 5, input_tokens 1200, …, cost_usd 0.01"`` from a usage summary ("" when no
     call was made)."""
     if not summary or not summary.get("calls"):

@@ -25,15 +25,15 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mmstudio.evaluate import evaluate as evaluate_page
 from mmstudio.pipeline.generate import ProgressCallback, build_site, no_progress, plan_page
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project, ProjectError
 from mmstudio.project.errors import InputError, saving
-from mmstudio.project.runs import record_usage
-from mmstudio.project.store import check_new_root
+from mmstudio.project.runs import UsageSummary, record_usage
+from mmstudio.project.store import ProjectSummary, check_new_root
 from mmstudio.project.workspace import Workspace
 from mmstudio.providers.base import Designer
 from mmstudio.providers.registry import get_designer
@@ -52,25 +52,61 @@ MAX_PROMPT_CHARS = 200_000
 
 @dataclass
 class NewProject:
-    """The outcome of :func:`new_project`: the project, its plan and seconds per stage."""
+    """The outcome of :func:`new_project`: the project, its plan and seconds per stage;
+    ``reflection`` the reflection loop's JSON-ready summary
+    (:meth:`~mmstudio.refine.loop.Reflection.as_dict`, None without one), ``usage`` what the
+    models spent (None offline)."""
 
     project: Project
     plan: DesignPlan
     timings: dict[str, float] = field(default_factory=dict)
-    reflection: dict | None = None
-    usage: dict | None = None
+    reflection: dict[str, Any] | None = None
+    usage: UsageSummary | None = None
     notices: list[str] = field(default_factory=list)
 
-    def summary(self) -> dict:
+    def summary(self) -> NewProjectSummary:
+        """What ``mmstudio new`` reports (``--json``: :meth:`NewProjectSummary.to_json`)."""
+        return NewProjectSummary(
+            project=self.project.summary(),
+            usage=self.usage,
+            notices=list(self.notices),
+            reflection=self.reflection,
+            sections=len(self.plan.sections),
+            images=len(self.plan.images),
+            videos=len(self.plan.videos),
+            charts=len(self.plan.charts),
+            timings=dict(self.timings),
+        )
+
+
+@dataclass(frozen=True)
+class NewProjectSummary:
+    """A new project: its :class:`~mmstudio.project.store.ProjectSummary`, what the models
+    spent (``usage``, None offline), ``notices`` (one line each), the reflection loop's summary
+    (None without one), how many sections, images, videos and charts the plan has, and the
+    seconds per stage (``timings``, ``total`` among them)."""
+
+    project: ProjectSummary
+    usage: UsageSummary | None
+    notices: list[str]
+    reflection: dict[str, Any] | None
+    sections: int
+    images: int
+    videos: int
+    charts: int
+    timings: dict[str, float]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object: the project summary's keys, then the rest in field order."""
         return {
-            **self.project.summary(),
+            **self.project.to_json(),
             "usage": self.usage,
             "notices": self.notices,
             "reflection": self.reflection,
-            "sections": len(self.plan.sections),
-            "images": len(self.plan.images),
-            "videos": len(self.plan.videos),
-            "charts": len(self.plan.charts),
+            "sections": self.sections,
+            "images": self.images,
+            "videos": self.videos,
+            "charts": self.charts,
             "timings": self.timings,
         }
 

@@ -8,22 +8,36 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from mmstudio.project.errors import one_line
 from mmstudio.resources import data_dir, vendor_file
 
+if TYPE_CHECKING:
+    from mmstudio.providers.settings import Settings
 
-def _check(name: str, probe) -> dict:
+
+@dataclass(frozen=True)
+class Check:
+    """One finding of ``mmstudio doctor``: what was checked (``name``), whether it works
+    (``ok``) and one line saying what was found or what is wrong (``detail``)."""
+
+    name: str
+    ok: bool
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{name, ok, detail}``."""
+        return {"name": self.name, "ok": self.ok, "detail": self.detail}
+
+
+def _check(name: str, probe) -> Check:
     try:
-        detail = probe()
-        return {"name": name, "ok": True, "detail": detail}
+        return Check(name, True, probe())
     except Exception as exc:  # a failed probe is a finding, not a crash
-        return {
-            "name": name,
-            "ok": False,
-            "detail": one_line(exc) if str(exc) else repr(exc),
-        }
+        return Check(name, False, one_line(exc) if str(exc) else repr(exc))
 
 
 def _python() -> str:
@@ -146,8 +160,8 @@ def window_check(qt_dir: Path | None = None, ldd: str | None = None) -> str:
     return f"the xcb plugin finds all its libraries; {where}"
 
 
-def run_checks() -> list[dict]:
-    """Each check as ``{name, ok, detail}``: Python, data folders, ECharts, ffmpeg, browser, Qt,
+def run_checks() -> list[Check]:
+    """Each check (:class:`Check`): Python, data folders, ECharts, ffmpeg, browser, Qt,
     and whether the app can open a window (:func:`window_check`)."""
     return [
         _check("python", _python),
@@ -158,3 +172,12 @@ def run_checks() -> list[dict]:
         _check("qt", _qt),
         _check("window", window_check),
     ]
+
+
+def endpoint_checks(settings: Settings) -> list[Check]:
+    """The model endpoint's checks (:func:`mmstudio.providers.doctor.endpoint_checks`: the
+    endpoint, each role's model, the fallbacks) as :class:`Check` rows, in that order. Call it
+    outside any running event loop."""
+    from mmstudio.providers.doctor import endpoint_checks as rows
+
+    return [Check(r["name"], r["ok"], r["detail"]) for r in rows(settings)]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Required, TypedDict
 
 from mmstudio.feedback import Annotation, FeedbackTurn, Ledger, TurnResult, load
 from mmstudio.feedback.annotation import png_path
@@ -29,11 +29,47 @@ from mmstudio.project.workspace import Workspace
 from mmstudio.providers.settings import Settings
 from mmstudio.refine.registry import Refiners, refiners_of
 from mmstudio.studio.jobs import Job, JobContext, JobManager
+from mmstudio.studio.turns import ForgettingEvent, forgetting_events
 
 if TYPE_CHECKING:
     from mmstudio.providers.models import Models
 
 log = logging.getLogger(__name__)
+
+
+class LedgerRequirement(TypedDict):
+    """One requirement of a turn as the ledger view shows it: ``status`` pass | fail |
+    unchecked | superseded (the latest final verdict), ``detail`` its one line."""
+
+    id: str
+    text: str
+    op: str
+    target: str | None
+    status: str
+    detail: str
+
+
+class LedgerTurn(TypedDict):
+    """One turn of the ledger view with its requirements."""
+
+    turn: int
+    text: str
+    version: str | None
+    route: str
+    summary: str
+    requirements: list[LedgerRequirement]
+
+
+class LedgerView(TypedDict, total=False):
+    """:func:`ledger_view`: every turn, the forgetting events and FronTalk's rates (0–1, None
+    with nothing to count); the app's state holds ``{turns: [], error}`` when the ledger cannot
+    be read. A JSON document (the app's requirement list reads it by key)."""
+
+    turns: Required[list[LedgerTurn]]
+    forgetting: list[ForgettingEvent]
+    pass_rate: float | None
+    forgetting_rate: float | None
+    error: str
 
 
 class FeedbackService:
@@ -113,16 +149,16 @@ class FeedbackService:
             raise FeedbackError(job.error or f"the feedback turn was {job.state}")
         return job.result
 
-    def turns(self) -> dict:
+    def turns(self) -> LedgerView:
         """Every turn with its requirements, their latest verdicts and the forgetting events."""
         return ledger_view(Ledger(self.project.root / "history.sqlite"))
 
 
-def ledger_view(ledger: Ledger) -> dict:
+def ledger_view(ledger: Ledger) -> LedgerView:
     """A JSON-ready view of the ledger (``mmstudio turns``, the app's requirement list)."""
     verdicts = ledger.latest_verdicts()
     reqs = ledger.requirements()
-    turns = []
+    turns: list[LedgerTurn] = []
     for record in ledger.turns():
         rows = [_row(r, verdicts.get(r.id)) for r in reqs if r.turn == record.turn]
         turns.append(
@@ -135,10 +171,16 @@ def ledger_view(ledger: Ledger) -> dict:
                 "requirements": rows,
             }
         )
-    return {"turns": turns, "forgetting": ledger.forgetting(), **rates(ledger)}
+    found = rates(ledger)
+    return {
+        "turns": turns,
+        "forgetting": forgetting_events(ledger),
+        "pass_rate": found["pass_rate"],
+        "forgetting_rate": found["forgetting_rate"],
+    }
 
 
-def _row(req, verdict) -> dict:
+def _row(req, verdict) -> LedgerRequirement:
     status = "superseded" if req.superseded_by else _status(verdict)
     detail = verdict.detail if verdict else ""
     return {"id": req.id, "text": req.text, "op": req.op, "target": req.target,

@@ -56,7 +56,15 @@ from mmstudio.project.errors import InputError, MissingInput, output_folder, rea
 from mmstudio.providers.base import DesignerError
 from mmstudio.providers.settings import Settings
 from mmstudio.studio.bench import slug
-from mmstudio.studio.frontalk_report import checked_rates
+from mmstudio.studio.frontalk_report import (
+    ConditionRow,
+    DialogueRecord,
+    FrontalkKey,
+    FrontalkRates,
+    FrontalkSummary,
+    TurnLog,
+    checked_rates,
+)
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +118,8 @@ class FrontalkOptions:
     start: Start = "new"
     settings: Settings | None = None
 
-    def key(self) -> dict:
+    def key(self) -> FrontalkKey:
+        """What makes two replays comparable: ``{provider, start}``."""
         return {"provider": self.provider, "start": self.start}
 
 
@@ -166,7 +175,7 @@ def with_conditions(base: Splitter | None, conditions: list[Requirement]) -> Spl
     return split
 
 
-def frontalk_rates(tests: list[dict], final_turn: int) -> dict:
+def frontalk_rates(tests: list[ConditionRow], final_turn: int) -> FrontalkRates:
     """FronTalk's rates over ``tests`` ({turn, statuses: [status at turn 1, 2, …]}; a status is
     pass | fail | unchecked, None before the test exists): ``pass_rate`` (0–1, None without
     tests), ``forgetting_rate`` (None when nothing passed at introduction), the pass counts
@@ -185,13 +194,14 @@ def frontalk_rates(tests: list[dict], final_turn: int) -> dict:
         "forgetting_rate": round(1 - final / intro, 4) if intro else None,
         "passes_at_intro": intro,
         "passes_at_final": final,
-        "at_intro": {s: sum(_at(t, t["turn"]) == s for t in tests)
-                     for s in ("pass", "fail", "unchecked")},
+        "at_intro": {"pass": sum(_at(t, t["turn"]) == "pass" for t in tests),
+                     "fail": sum(_at(t, t["turn"]) == "fail" for t in tests),
+                     "unchecked": sum(_at(t, t["turn"]) == "unchecked" for t in tests)},
         **checked_rates(tests, final_turn),
     }  # fmt: skip
 
 
-def _at(test: dict, turn: int) -> str | None:
+def _at(test: ConditionRow, turn: int) -> str | None:
     statuses = test["statuses"]
     return statuses[turn - 1] if 0 < turn <= len(statuses) else None
 
@@ -204,14 +214,16 @@ def _status(verdict) -> str:
 
 def condition_rows(
     ledger: Ledger, conditions: list[tuple[Requirement, str, int]], turns: int
-) -> list[dict]:
+) -> list[ConditionRow]:
     """One row per test condition ``(requirement, kind, turn)``: id, turn, type, condition, its
     status at every turn 1…``turns`` (None before it was introduced) and its last detail."""
     table = ledger.verdicts_by_turn()
-    rows = []
+    rows: list[ConditionRow] = []
     for req, kind, turn in conditions:
         seen = table.get(req.id, {})
-        statuses = [None if t < turn else _status(seen.get(t)) for t in range(1, turns + 1)]
+        statuses: list[str | None] = [
+            None if t < turn else _status(seen.get(t)) for t in range(1, turns + 1)
+        ]
         last = seen[max(seen)].detail if seen else ""
         rows.append({"id": req.id, "turn": turn, "type": kind, "condition": req.text,
                      "statuses": statuses, "detail": last})  # fmt: skip
@@ -282,14 +294,15 @@ class _Models:
 
 
 async def replay(dialogue: Dialogue, root: Path, options: FrontalkOptions, models: _Models,
-                 sites: Path, progress: ProgressCallback = no_progress) -> dict:  # fmt: skip
+                 sites: Path, progress: ProgressCallback = no_progress
+                 ) -> DialogueRecord:  # fmt: skip
     """Replay one dialogue into a new project at ``root``; returns its record (turns, tests,
     rates). Raises whatever stops a turn (the caller records it)."""
     started = time.perf_counter()
     project = await start_project(dialogue, root, options, sites, models=models.bundle)
     start_s = round(time.perf_counter() - started, 3)
     conditions: list[tuple[Requirement, str, int]] = []
-    turns = []
+    turns: list[TurnLog] = []
     for number, case in enumerate(dialogue.cases, start=1):
         reqs = [condition_requirement(c, case.type) for c in case.test_conditions]
         # offline, turn 1's own words are applied to the generated page as well: the planner
@@ -321,9 +334,11 @@ def _record_path(out_dir: Path, dialogue: Dialogue) -> Path:
     return out_dir / "records" / f"{dialogue.name}.json"
 
 
-def _finished(out_dir: Path, dialogue: Dialogue, options: FrontalkOptions) -> dict | None:
+def _finished(out_dir: Path, dialogue: Dialogue, options: FrontalkOptions) -> DialogueRecord | None:
     try:
-        record = json.loads(_record_path(out_dir, dialogue).read_text(encoding="utf-8"))
+        record: DialogueRecord = json.loads(
+            _record_path(out_dir, dialogue).read_text(encoding="utf-8")
+        )
     except (OSError, ValueError):
         return None
     ok = record.get("ok") and record.get("run") == options.key()
@@ -337,9 +352,10 @@ async def run_frontalk(
     limit: int | None = None,
     options: FrontalkOptions | None = None,
     progress: ProgressCallback = no_progress,
-) -> dict:
+) -> FrontalkSummary:
     """Replay the dialogues of ``path`` into ``out_dir``; writes ``summary.json`` and
-    ``summary.md`` and returns the summary (:func:`summarise`). Raises ValueError /
+    ``summary.md`` and returns the summary
+    (:class:`~mmstudio.studio.frontalk_report.FrontalkSummary`). Raises ValueError /
     FileNotFoundError for a bad dialogue file; a failing dialogue is recorded, not raised."""
     from mmstudio.studio.frontalk_report import markdown, summarise
 
@@ -349,7 +365,8 @@ async def run_frontalk(
         raise InputError(f"{path} holds no dialogues")
     out_dir = output_folder(Path(out_dir))
     sites = Path(path).parent / "sites"
-    started, records, ran = time.perf_counter(), [], 0
+    records: list[DialogueRecord] = []
+    started, ran = time.perf_counter(), 0
     models = _Models.of(options)
     try:
         for n, dialogue in enumerate(dialogues, start=1):
@@ -373,7 +390,7 @@ async def run_frontalk(
     return summary
 
 
-async def _run_one(dialogue, out_dir, options, models, sites, progress) -> dict:
+async def _run_one(dialogue, out_dir, options, models, sites, progress) -> DialogueRecord:
     """Replay one dialogue from scratch and store its record; a failure becomes a record."""
     root = out_dir / "projects" / dialogue.name
     shutil.rmtree(root, ignore_errors=True)

@@ -1,17 +1,176 @@
 """The summary of a FronTalk replay (:mod:`mmstudio.studio.frontalk`): the numbers over all
-dialogues (``summary.json``) and the same as a readable page (``summary.md``)."""
+dialogues (``summary.json``) and the same as a readable page (``summary.md``).
+
+Records (``records/<name>.json``) and the summary are persisted JSON documents read back
+generically (resuming, older records without the checked rates): the ``TypedDict`` classes
+below describe them."""
 
 from __future__ import annotations
 
 import statistics
+from typing import TYPE_CHECKING, Required, TypedDict
+
+from mmstudio.project.runs import UsageTotals
+
+if TYPE_CHECKING:
+    from mmstudio.studio.frontalk import FrontalkOptions
 
 
-def _status(test: dict, turn: int) -> str | None:
+class FrontalkKey(TypedDict):
+    """What makes two replays of a dialogue comparable (a record's ``run``)."""
+
+    provider: str
+    start: str
+
+
+class ConditionRow(TypedDict):
+    """One test condition: id, the turn it was introduced at, ``type`` (function | design),
+    its text, its status at every turn (pass | fail | unchecked, None before it existed) and
+    its last detail."""
+
+    id: str
+    turn: int
+    type: str
+    condition: str
+    statuses: list[str | None]
+    detail: str
+
+
+class CheckedRates(TypedDict):
+    """FronTalk's rates over the checked conditions only (:func:`checked_rates`)."""
+
+    checked: int
+    checked_share: float | None
+    checked_pass_rate: float | None
+    checked_forgetting_rate: float | None
+    checked_passes_at_intro: int
+    checked_passes_at_final: int
+
+
+#: every test's status at its own turn: how many pass, fail, stay unchecked
+AtIntro = TypedDict("AtIntro", {"pass": int, "fail": int, "unchecked": int})
+
+
+class FrontalkRates(CheckedRates):
+    """FronTalk's rates over a dialogue's tests
+    (:func:`~mmstudio.studio.frontalk.frontalk_rates`): 0–1, None with nothing to count."""
+
+    pass_rate: float | None
+    forgetting_rate: float | None
+    passes_at_intro: int
+    passes_at_final: int
+    at_intro: AtIntro
+
+
+class TurnLog(TypedDict):
+    """One replayed turn: the version it committed, its condition ids, how many requirements
+    it had, left unapplied and found forgotten, and its seconds."""
+
+    turn: int
+    type: str
+    version: str | None
+    conditions: list[str]
+    requirements: int
+    not_applied: int
+    forgetting: int
+    seconds: float | None
+
+
+class DialogueRecord(TypedDict, total=False):
+    """``records/<name>.json``: a replayed dialogue (turns, tests, rates — the
+    :class:`FrontalkRates` keys) or a failed one (``ok`` false, ``error`` its first line)."""
+
+    id: Required[str]
+    name: Required[str]
+    ok: Required[bool]
+    error: str | None
+    run: Required[FrontalkKey]
+    start_seconds: float
+    turns: list[TurnLog]
+    tests: list[ConditionRow]
+    pass_rate: float | None
+    forgetting_rate: float | None
+    passes_at_intro: int
+    passes_at_final: int
+    at_intro: AtIntro
+    checked: int
+    checked_share: float | None
+    checked_pass_rate: float | None
+    checked_forgetting_rate: float | None
+    checked_passes_at_intro: int
+    checked_passes_at_final: int
+    seconds: Required[float]
+
+
+class TypeRates(CheckedRates):
+    """The checked rates of one condition type, and how many ``tests`` it has."""
+
+    tests: int
+
+
+class DialogueRow(TypedDict):
+    """One dialogue in the summary's ``per_dialogue``."""
+
+    id: str
+    ok: bool
+    pass_rate: float | None
+    forgetting_rate: float | None
+    unchecked: int | None
+    checked_share: float | None
+    checked_pass_rate: float | None
+    checked_forgetting_rate: float | None
+    seconds: float | None
+    error: str | None
+
+
+class Medians(TypedDict):
+    """Median seconds per dialogue, per turn and to start a project."""
+
+    per_dialogue_median: float | None
+    per_turn_median: float | None
+    start_median: float | None
+
+
+class FrontalkSummary(TypedDict, total=False):
+    """``summary.json``'s ``summary`` (:func:`summarise`'s docstring gives the shape);
+    :func:`~mmstudio.studio.frontalk.run_frontalk` adds ``usage``, ``ran_now``, ``resumed``,
+    ``wall_seconds`` and ``files``."""
+
+    source: str
+    provider: str
+    start: str
+    dialogues: int
+    finished: int
+    failed: int
+    turns: int
+    tests: int
+    pass_rate: float | None
+    forgetting_rate: float | None
+    passes_at_intro: int
+    passes_at_final: int
+    at_intro: AtIntro
+    checked: int
+    checked_share: float | None
+    checked_pass_rate: float | None
+    checked_forgetting_rate: float | None
+    checked_passes_at_intro: int
+    checked_passes_at_final: int
+    seconds: Medians
+    per_type: dict[str, TypeRates]
+    per_dialogue: list[DialogueRow]
+    usage: UsageTotals | None
+    ran_now: int
+    resumed: int
+    wall_seconds: float
+    files: dict[str, str]
+
+
+def _status(test: ConditionRow, turn: int) -> str | None:
     statuses = test["statuses"]
     return statuses[turn - 1] if 0 < turn <= len(statuses) else None
 
 
-def checked_rates(tests: list[dict], final_turn: int) -> dict:
+def checked_rates(tests: list[ConditionRow], final_turn: int) -> CheckedRates:
     """FronTalk's rates over the *checked* conditions only (pass or fail, never unchecked):
     ``checked`` (how many were decided at their own turn) and ``checked_share`` (of all, None
     without tests); ``checked_pass_rate``: mean over turns of the share passing among that
@@ -43,7 +202,9 @@ def _median(values: list[float]) -> float | None:
     return round(statistics.median(values), 3) if values else None
 
 
-def summarise(records: list[dict], options, source: str = "") -> dict:
+def summarise(
+    records: list[DialogueRecord], options: FrontalkOptions, source: str = ""
+) -> FrontalkSummary:
     """The aggregate of the dialogue records::
 
     {source, provider, start, dialogues, finished, failed, turns, tests,
@@ -60,7 +221,7 @@ def summarise(records: list[dict], options, source: str = "") -> dict:
     intro = sum(r["passes_at_intro"] for r in done)
     final = sum(r["passes_at_final"] for r in done)
     rates = [r["pass_rate"] for r in done if r["pass_rate"] is not None]
-    turn_seconds = [t["seconds"] for r in done for t in r["turns"] if t.get("seconds") is not None]
+    turn_seconds = [s for r in done for t in r["turns"] if (s := t.get("seconds")) is not None]
     done = [{**checked_rates(r["tests"], len(r["turns"])), **r} for r in done]  # older records
     checked_rates_ = [r["checked_pass_rate"] for r in done if r["checked_pass_rate"] is not None]
     kept = sum(r["checked_passes_at_intro"] for r in done)
@@ -79,8 +240,9 @@ def summarise(records: list[dict], options, source: str = "") -> dict:
         "passes_at_intro": intro,
         "passes_at_final": final,
         "at_intro": {
-            status: sum(r["at_intro"][status] for r in done)
-            for status in ("pass", "fail", "unchecked")
+            "pass": sum(r["at_intro"]["pass"] for r in done),
+            "fail": sum(r["at_intro"]["fail"] for r in done),
+            "unchecked": sum(r["at_intro"]["unchecked"] for r in done),
         },
         "checked": checked,
         "checked_share": round(checked / len(tests), 4) if tests else None,
@@ -98,12 +260,12 @@ def summarise(records: list[dict], options, source: str = "") -> dict:
     }
 
 
-def per_type(records: list[dict]) -> dict:
+def per_type(records: list[DialogueRecord]) -> dict[str, TypeRates]:
     """The checked rates by condition type (function | design) over finished ``records``:
     {type: {tests, checked, checked_share, checked_pass_rate (mean of the dialogues' over
     that type's conditions), checked_forgetting_rate (pooled), checked_passes_at_intro,
     checked_passes_at_final}}."""
-    out = {}
+    out: dict[str, TypeRates] = {}
     for kind in ("function", "design"):
         rows = []
         for record in records:
@@ -127,13 +289,13 @@ def per_type(records: list[dict]) -> dict:
     return out
 
 
-def _row(record: dict) -> dict:
+def _row(record: DialogueRecord) -> DialogueRow:
     return {
         "id": record["id"],
         "ok": record["ok"],
         "pass_rate": record.get("pass_rate"),
         "forgetting_rate": record.get("forgetting_rate"),
-        "unchecked": (record.get("at_intro") or {}).get("unchecked"),
+        "unchecked": at["unchecked"] if (at := record.get("at_intro")) else None,
         "checked_share": record.get("checked_share"),
         "checked_pass_rate": record.get("checked_pass_rate"),
         "checked_forgetting_rate": record.get("checked_forgetting_rate"),
@@ -154,7 +316,7 @@ def _rest(value: float | None) -> float | None:
     return None if value is None else 1 - value
 
 
-def markdown(summary: dict) -> str:
+def markdown(summary: FrontalkSummary) -> str:
     """``summary`` as a Markdown page (definitions, the unchecked caveat, one row a dialogue)."""
     at = summary["at_intro"]
     lines = [
@@ -214,12 +376,12 @@ def markdown(summary: dict) -> str:
         "| forgetting rate (checked) | seconds | note |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for row in summary["per_dialogue"]:
-        note = "" if row["ok"] else f"failed: {row['error']}"
+    for one in summary["per_dialogue"]:
+        note = "" if one["ok"] else f"failed: {one['error']}"
         lines.append(
-            f"| `{row['id']}` | {_num(row['pass_rate'])} | {_num(row['forgetting_rate'])} | "
-            f"{row['unchecked'] if row['unchecked'] is not None else '–'} | "
-            f"{_pct(row.get('checked_share'))} | {_num(row.get('checked_pass_rate'))} | "
-            f"{_num(row.get('checked_forgetting_rate'))} | {_num(row['seconds'])} | {note} |"
+            f"| `{one['id']}` | {_num(one['pass_rate'])} | {_num(one['forgetting_rate'])} | "
+            f"{one['unchecked'] if one['unchecked'] is not None else '–'} | "
+            f"{_pct(one.get('checked_share'))} | {_num(one.get('checked_pass_rate'))} | "
+            f"{_num(one.get('checked_forgetting_rate'))} | {_num(one['seconds'])} | {note} |"
         )
     return "\n".join(lines) + "\n"

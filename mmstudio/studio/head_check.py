@@ -24,10 +24,15 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Required, TypedDict
 
 from mmstudio.project import Project
 from mmstudio.project.atomic import write_text
 from mmstudio.report import Report
+
+if TYPE_CHECKING:
+    from mmstudio.studio.feedback import LedgerView
+    from mmstudio.studio.turns import ForgettingEvent
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +57,7 @@ class HeadCheck:
     screenshot: str = ""
     error: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": self.version, "verdicts": self.verdicts,
                 "crops": self.crops, "boxes": self.boxes, "screenshot": self.screenshot,
                 "error": self.error}  # fmt: skip
@@ -186,13 +191,53 @@ def cut_crops(screenshot: Path, boxes: dict[str, list[float]], out: Path) -> dic
 STALE_WORDS = "not checked at this version"
 
 
+class HeadRequirement(TypedDict):
+    """A ledger requirement with its status AT the head (see :func:`statuses_at_head`) and
+    what decided it (``checked_by`` "turn" / "check" / None)."""
+
+    id: str
+    text: str
+    op: str
+    target: str | None
+    status: str
+    detail: str
+    checked_by: str | None
+
+
+class HeadTurn(TypedDict):
+    """A ledger turn whose requirements carry their statuses at the head; ``undone``: its
+    version is not in the head's history."""
+
+    turn: int
+    text: str
+    version: str | None
+    route: str
+    summary: str
+    requirements: list[HeadRequirement]
+    undone: bool
+
+
+class HeadLedgerView(TypedDict, total=False):
+    """:func:`statuses_at_head`: the ledger view (:class:`~mmstudio.studio.feedback.LedgerView`)
+    with statuses at ``head`` and ``checked`` (whether a head check exists). A JSON document
+    the app's requirement list reads by key."""
+
+    turns: Required[list[HeadTurn]]
+    forgetting: list[ForgettingEvent]
+    pass_rate: float | None
+    forgetting_rate: float | None
+    error: str
+    head: str | None
+    checked: bool
+
+
 def statuses_at_head(
-    view: dict,
+    view: LedgerView,
     head: str | None,
     parents: dict[str, str | None],
-    finals: list[dict],
+    finals: list[dict[str, Any]],
     check: HeadCheck | None = None,
-) -> dict:
+) -> HeadLedgerView:
     """``view`` (the ledger view: ``{turns: [{turn, text, version, requirements: [{id, text,
     status, detail, …}]}], …}``) with each requirement's status as of the version ``head``: the
     turn critic's final verdict recorded AT ``head``, else the head check's (``check``), else
@@ -208,12 +253,12 @@ def statuses_at_head(
         version = parents.get(version)
     here = {row["requirement"]: row for row in finals if row["version"] == head}
     checked = check.verdicts if check is not None and check.version == head else {}
-    turns = []
+    turns: list[HeadTurn] = []
     for turn in view.get("turns", []):
         undone = turn.get("version") not in lineage
-        rows = []
-        for row in turn.get("requirements", []):
-            row = {**row, "checked_by": None}
+        rows: list[HeadRequirement] = []
+        for ledger_row in turn.get("requirements", []):
+            row: HeadRequirement = {**ledger_row, "checked_by": None}
             if row.get("status") != "superseded":
                 found = here.get(row["id"])
                 by = "turn"
@@ -240,7 +285,7 @@ def statuses_at_head(
     return {**view, "turns": turns, "head": head, "checked": bool(checked) or check is not None}
 
 
-def needs_check(view: dict) -> bool:
+def needs_check(view: HeadLedgerView) -> bool:
     """Whether a requirement of ``view`` (:func:`statuses_at_head`'s) is stale at the head."""
     return any(
         row.get("status") == "stale" for t in view.get("turns", []) for row in t["requirements"]

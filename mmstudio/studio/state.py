@@ -37,6 +37,7 @@ from mmstudio.project.versions import Version
 from mmstudio.report import Report
 from mmstudio.studio.head_check import (
     HeadCheck,
+    HeadLedgerView,
     check_head,
     evidence_ids,
     needs_check,
@@ -76,7 +77,7 @@ class HeadView:
     head: str | None
     can_undo: bool
     can_redo: bool
-    turns: dict = field(default_factory=lambda: {"turns": []})
+    turns: HeadLedgerView = field(default_factory=lambda: HeadLedgerView(turns=[]))
     check: HeadCheck | None = None
 
     @property
@@ -111,7 +112,7 @@ def read_head(project: Project) -> HeadView:
     call), no Qt: safe in a worker thread while jobs commit (writes are atomic renames). Raises
     ProjectError when the plan is missing or invalid."""
     from mmstudio.feedback import Ledger
-    from mmstudio.studio.feedback import ledger_view
+    from mmstudio.studio.feedback import LedgerView, ledger_view
 
     project.refresh()  # the head as on disk (another Project object or process may move it)
     plan = project.read_plan()
@@ -126,7 +127,8 @@ def read_head(project: Project) -> HeadView:
         finals = ledger.final_verdicts()
     except Exception as exc:  # a locked or older database: the panel says why
         log.warning("cannot read the feedback ledger: %s", exc)
-        view, finals = {"turns": [], "error": str(exc).splitlines()[0] if str(exc) else ""}, []
+        failed: LedgerView = {"turns": [], "error": str(exc).splitlines()[0] if str(exc) else ""}
+        view, finals = failed, []
     return HeadView(
         root=project.root,
         plan=plan,

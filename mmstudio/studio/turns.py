@@ -6,10 +6,72 @@ unchecked; superseded once a later turn replaced it), the forgetting events and 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypedDict, cast
 
 from mmstudio.feedback import Ledger
 from mmstudio.feedback.ledger import rates
 from mmstudio.project import Project
+
+
+class ForgettingEvent(TypedDict):
+    """A requirement that passed earlier and failed at ``turn``; whether the repair pass fixed
+    it."""
+
+    requirement: str
+    turn: int
+    detail: str
+    repaired: bool
+
+
+def forgetting_events(ledger: Ledger) -> list[ForgettingEvent]:
+    """The ledger's forgetting events, oldest first (:meth:`Ledger.forgetting`'s rows)."""
+    return cast("list[ForgettingEvent]", ledger.forgetting())
+
+
+class TurnRow(TypedDict):
+    """One turn: number, text, its mark lines, the version it committed, route, summary."""
+
+    turn: int
+    text: str
+    marks: list[str]
+    version: str | None
+    route: str
+    summary: str
+
+
+class VersionStatus(TypedDict):
+    """A requirement's final status at one turn's version."""
+
+    turn: int
+    version: str | None
+    status: str
+
+
+class RequirementRow(TypedDict):
+    """One requirement with its latest status and its status at each turn's version."""
+
+    id: str
+    turn: int
+    text: str
+    op: str
+    target: str | None
+    superseded_by: str | None
+    status: str
+    by_version: list[VersionStatus]
+    detail: str
+
+
+class TurnsView(TypedDict):
+    """:func:`turns_view` (``mmstudio turns --json``, a JSON document printed as it is)."""
+
+    project: str
+    head: str | None
+    checked_at: str | None
+    turns: list[TurnRow]
+    requirements: list[RequirementRow]
+    forgetting: list[ForgettingEvent]
+    pass_rate: float | None
+    forgetting_rate: float | None
 
 
 def _status(passed: bool | None) -> str:
@@ -22,8 +84,8 @@ def _marks(words: str) -> list[str]:
     return [line for line in lines if line.startswith("mark ")]
 
 
-def turns_view(root: Path) -> dict:
-    """The ledger of the project at ``root`` as a JSON-ready dict::
+def turns_view(root: Path) -> TurnsView:
+    """The ledger of the project at ``root`` (a :class:`TurnsView`)::
 
         {project, head, checked_at, turns: [{turn, text, marks: [str], version, route, summary}],
          requirements: [{id, turn, text, op, target, superseded_by, status,
@@ -39,12 +101,12 @@ def turns_view(root: Path) -> dict:
     ledger = Ledger(project.root / "history.sqlite")
     table = ledger.verdicts_by_turn()
     versions = {t.turn: t.version for t in ledger.turns()}
-    turns = [
+    turns: list[TurnRow] = [
         {"turn": t.turn, "text": t.text, "marks": _marks(t.words), "version": t.version,
          "route": t.route, "summary": t.summary}
         for t in ledger.turns()
     ]  # fmt: skip
-    requirements = []
+    requirements: list[RequirementRow] = []
     for req in ledger.requirements():
         seen = table.get(req.id, {})
         latest = seen[max(seen)] if seen else None
@@ -61,21 +123,23 @@ def turns_view(root: Path) -> dict:
                 "detail": latest.detail if latest else "",
             }
         )  # fmt: skip
+    found = rates(ledger)
     return {
         "project": str(project.root),
         "head": project.manifest.head,
         "checked_at": turns[-1]["version"] if turns else None,
         "turns": turns,
         "requirements": requirements,
-        "forgetting": ledger.forgetting(),
-        **rates(ledger),
+        "forgetting": forgetting_events(ledger),
+        "pass_rate": found["pass_rate"],
+        "forgetting_rate": found["forgetting_rate"],
     }
 
 
 _SHORT = {"pass": "pass", "fail": "FAIL", "unchecked": "—"}
 
 
-def turns_text(view: dict, width: int = 60) -> str:
+def turns_text(view: TurnsView, width: int = 60) -> str:
     """``view`` as readable text: the turns, a requirement × turn status table, the forgetting
     events and the rates (``width``: characters of requirement text shown)."""
     if not view["turns"]:
