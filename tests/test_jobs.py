@@ -101,3 +101,23 @@ async def test_cancel_and_listeners():
     manager.submit("generate", lambda ctx: asyncio.sleep(0))
     await manager.wait_all()
     assert len(seen) == 3
+
+
+async def test_a_job_cancelled_before_it_starts_ends_cancelled():
+    """Cancelled in the same loop step as its submit, the job's body never runs; it still ends
+    "cancelled" (not "queued" for ever) and its listeners hear it."""
+    manager = JobManager()
+    seen = []
+    manager.subscribe(lambda job: seen.append(job.state))
+    ran = []
+
+    async def work(ctx):
+        ran.append(True)
+
+    job = manager.submit("refine", work, element="e0")
+    assert manager.cancel(job.id)
+    final = await manager.wait(job.id)
+    assert (final.state, final.outcome, ran) == ("cancelled", "cancelled before it started", [])
+    assert final.finished_at is not None
+    assert seen == ["queued", "cancelled"]
+    assert not manager.cancel(job.id)

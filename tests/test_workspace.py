@@ -333,8 +333,16 @@ async def test_a_cancelled_turn_never_resurfaces(renderer, tmp_path, monkeypatch
 
 
 # -- a refine job cancelled at each stage, then another refine --------------------------------
-@pytest.mark.parametrize("stage", ["trial", "verify", "commit"])
+_REFINE_STAGES = ["queued", "trial", "verify", "commit", "after the decision"]
+
+
+@pytest.mark.parametrize("stage", _REFINE_STAGES)
 async def test_a_cancelled_refine_never_resurfaces(tmp_path, monkeypatch, stage):
+    """Cancelled while queued (before it starts), applying its patch in the trial copy, while
+    its trial is scored, while the commit stores it, or once the commit has decided (too late:
+    the version is made whole, then the job ends cancelled); then an e1 refine: the site is
+    byte for byte the one of the same refines without the cancelled one (or with it, whole,
+    after the decision)."""
     base = project_from(grid_site(tmp_path / "site", 3), tmp_path / "base")
     base.write_report(fake_report((base.site_dir / "index.html").read_text()))
     base.commit("start")
@@ -349,8 +357,10 @@ async def test_a_cancelled_refine_never_resurfaces(tmp_path, monkeypatch, stage)
             await gate.hold()
         return await fake_evaluator(page, plan, out_dir)
 
-    if stage in ("trial", "commit"):  # in a worker thread: applying the change, storing it
-        target, name = (SiteEditor, "_prepare") if stage == "trial" else (store, "snapshot")
+    threaded = {"trial": (SiteEditor, "_prepare"), "commit": (store, "snapshot"),
+                "after the decision": (History, "add")}  # fmt: skip
+    if stage in threaded:  # in a worker thread: applying the change, storing it, recording it
+        target, name = threaded[stage]
         real = getattr(target, name)
 
         def gated(*args, **kwargs):
@@ -361,15 +371,28 @@ async def test_a_cancelled_refine_never_resurfaces(tmp_path, monkeypatch, stage)
     service = RefineService(project, evaluator=gated_evaluator)
     report = project.read_report()
     job = service.submit(route(report, level="context", element="e0")[0], report)
-    while not gate.reached.is_set():
-        assert job.state in ("queued", "running"), job
-        await asyncio.sleep(0.005)
+    if stage == "queued":
+        assert job.state == "queued"  # submitted, not yet started by the loop
+    else:
+        while not gate.reached.is_set():
+            assert job.state in ("queued", "running"), job
+            await asyncio.sleep(0.005)
     service.jobs.cancel(job.id)
     gate.release.set()
     await service.jobs.wait(job.id)
     monkeypatch.undo()
     assert job.state == "cancelled"
-    assert _state(project) == before and leftovers(project.root) == []
+    assert leftovers(project.root) == []
+    if stage == "after the decision":  # the commit and its rows finished together
+        made = Project.open(project.root)
+        assert made.manifest.head != before[0]
+        assert "e0" in {v.element for v in made.history.list()}
+        assert consistency_problems(made) == []
+        first = await RefineService(Project.open(tmp_path / "expected"),
+                                    evaluator=fake_evaluator).refine("context", "e0")  # fmt: skip
+        assert [o.outcome for o in first] == ["accepted"]
+    else:
+        assert _state(project) == before
 
     for root in (project.root, tmp_path / "expected"):
         outcomes = await RefineService(Project.open(root), evaluator=fake_evaluator).refine(
@@ -377,8 +400,10 @@ async def test_a_cancelled_refine_never_resurfaces(tmp_path, monkeypatch, stage)
         )
         assert [o.outcome for o in outcomes] == ["accepted"]
     expected = Project.open(tmp_path / "expected")
-    assert _site(project) == _site(expected)  # nothing of the e0 patch
-    assert "e0" not in {v.element for v in Project.open(project.root).history.list()}
+    assert _site(project) == _site(expected)  # nothing of the e0 patch, or all of it
+    elements = {v.element for v in Project.open(project.root).history.list()}
+    assert ("e0" in elements) == (stage == "after the decision")
+    assert consistency_problems(Project.open(project.root)) == []
 
 
 async def test_job_managers_of_one_project_share_its_job_locks(tmp_path):

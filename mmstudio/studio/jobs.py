@@ -155,9 +155,19 @@ class JobManager:
         locks = self._locks()
         root = self._bound.root if self._bound is not None else None
         run = self._run(job, func, locks, root)
-        self._tasks[job.id] = asyncio.get_running_loop().create_task(run)
+        task = asyncio.get_running_loop().create_task(run)
+        task.add_done_callback(lambda _task: self._settle_unstarted(job))
+        self._tasks[job.id] = task
         self._notify(job)
         return job
+
+    def _settle_unstarted(self, job: Job) -> None:
+        """A task cancelled before its first step never runs :meth:`_run`'s body: its job
+        would stay "queued" for ever. Settle it as cancelled and tell the listeners."""
+        if job.state == "queued":
+            job.state, job.finished_at = "cancelled", time.time()
+            job.message = job.outcome
+            self._notify(job)
 
     def cancel(self, job_id: str) -> bool:
         """Ask a queued or running job to stop; returns False if it had already finished."""
