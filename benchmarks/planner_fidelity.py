@@ -14,15 +14,26 @@ For each prompt:
     disturbs less).
 Prints one row per prompt, then median and minimum. ``--show ID`` prints the plan's sections and
 elements; ``--missing`` lists the quotes the visible fields lack.
+
+``--pages DIR`` measures the built pages instead: for each prompt (``--ids`` picks some; ``--extra
+FILE`` adds a JSONL of further briefs, e.g. ``benchmarks/planner_briefs.jsonl``) it runs
+``mmstudio new DIR/ID`` with the offline designer and reads the evaluator's requirement pass share
+(``report.json``: passed / checked requirements, 0–1) and the failed requirements, and
+``../shared/tools/sitecheck.py``'s strict visible-quote share of ``DIR/ID/site``; it prints one row
+per page, the failures with ``--failures``, and medians and worst values.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import re
 import statistics
+import subprocess
+import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from mmstudio.plan import DesignPlan
@@ -33,6 +44,8 @@ DEFAULT_PROMPTS = (
     Path(__file__).resolve().parents[2] / "shared" / "data" / "bench" / "mm_webgen_dev.jsonl"
 )
 QUOTE_TARGET, HEX_TARGET = 0.95, 1.0
+SITECHECK = Path(__file__).resolve().parents[2] / "shared" / "tools" / "sitecheck.py"
+MMSTUDIO = Path(sys.executable).with_name("mmstudio")
 
 
 def visible_text(plan: DesignPlan) -> str:
@@ -104,13 +117,99 @@ def show(plan: DesignPlan) -> None:
         print(f"    <{e.id}> {e.kind} {e.context.role}: {e.alt[:90]!r}")
 
 
+def _sitecheck():  # the shared checker is a stdlib script outside the package
+    spec = importlib.util.spec_from_file_location("sitecheck", SITECHECK)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {SITECHECK}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def build_page(row: dict, out: Path) -> dict:
+    """Build one prompt's project offline under ``out/ID`` and measure it: requirement pass share
+    (0–1, None when nothing was checked), failed requirements, strict quote share (0–1) and the
+    wall time of ``mmstudio new`` in s. Raises ``RuntimeError`` when the build fails."""
+    project = out / row["id"]
+    if project.exists():
+        subprocess.run(["rm", "-rf", str(project)], check=True)
+    prompt_file = out / f"{row['id']}.txt"
+    prompt_file.write_text(row["prompt"], encoding="utf-8")
+    start = time.perf_counter()
+    done = subprocess.run(
+        [str(MMSTUDIO), "new", str(project), "--prompt-file", str(prompt_file), "--quiet"],
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.perf_counter() - start
+    if done.returncode:
+        raise RuntimeError(f"{row['id']}: mmstudio new failed: {done.stderr.strip()[-300:]}")
+    report = json.loads((project / "report.json").read_text())
+    failed = [
+        f"{r['severity'][:4]} {r['kind']}: {r['text']} — {r['message']}"
+        for r in report.get("requirements") or []
+        if r["status"] == "fail"
+    ]
+    strict = _sitecheck().strict_fidelity(row["prompt"], str(project / "site"))
+    counted = sum(len(v) for v in strict.values())
+    return {
+        "id": row["id"],
+        "share": report.get("requirement_share"),
+        "failed": failed,
+        "strict": len(strict["hit"]) / counted if counted else 1.0,
+        "strict_misses": strict["punct"] + strict["attr_only"] + strict["missing"],
+        "seconds": seconds,
+    }
+
+
+def pages(rows: list[dict], out: Path, *, failures: bool, workers: int) -> None:
+    """Build and measure every row's page; print a row each and the medians / worst values."""
+    out.mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(lambda row: build_page(row, out), rows))
+    print(f"{'id':>9} {'req share':>9} {'failed':>6} {'strict':>7} {'s':>6}")
+    for r in results:
+        share = "-" if r["share"] is None else f"{r['share']:.3f}"
+        print(
+            f"{r['id']:>9} {share:>9} {len(r['failed']):6} {r['strict']:7.3f} {r['seconds']:6.1f}"
+        )
+        if failures:
+            for line in r["failed"]:
+                print("           ", line[:220])
+            if r["strict_misses"]:
+                print("            strict misses:", r["strict_misses"][:10])
+    for group, chosen in (("all", results), ("dev", [r for r in results if r["id"].isdigit()])):
+        shares = [r["share"] for r in chosen if r["share"] is not None]
+        if not shares:
+            continue
+        stricts = [r["strict"] for r in chosen]
+        print(
+            f"{group:>4} ({len(chosen)}): req share median {statistics.median(shares):.3f} "
+            f"worst {min(shares):.3f}; strict median {statistics.median(stricts):.3f} "
+            f"worst {min(stricts):.3f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("prompts", nargs="?", default=str(DEFAULT_PROMPTS))
     parser.add_argument("--show", action="append", default=[])
     parser.add_argument("--missing", action="store_true")
+    parser.add_argument("--pages", metavar="DIR", help="build and evaluate the pages under DIR")
+    parser.add_argument("--ids", default="", help="comma-separated prompt ids (all otherwise)")
+    parser.add_argument("--extra", action="append", default=[], help="a JSONL of more briefs")
+    parser.add_argument("--failures", action="store_true", help="list failed requirements")
+    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     rows = [json.loads(line) for line in Path(args.prompts).read_text().splitlines() if line]
+    if args.ids:
+        wanted = set(args.ids.split(","))
+        rows = [row for row in rows if row["id"] in wanted]
+    for extra in args.extra:
+        rows += [json.loads(line) for line in Path(extra).read_text().splitlines() if line]
+    if args.pages:
+        pages(rows, Path(args.pages), failures=args.failures, workers=args.workers)
+        return
     results = []
     print(
         f"{'id':>5} {'quotes':>7} {'plan':>6} {'hexes':>6} {'ms':>7}  sections images videos charts"

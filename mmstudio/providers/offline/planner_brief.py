@@ -25,10 +25,12 @@ from dataclasses import dataclass
 
 from mmstudio.plan import SectionItem
 from mmstudio.providers.offline import planner_data as data
+from mmstudio.providers.offline import planner_listed as listed
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
 from mmstudio.providers.offline.planner_currency import currency_for
 from mmstudio.providers.offline.planner_elements import ElementDraft, negated
+from mmstudio.providers.offline.planner_labels import label_text
 from mmstudio.providers.offline.planner_sections import Draft
 
 _MAX_BODY = 2  # a plan with more body sections than this is left as segmented
@@ -79,6 +81,8 @@ _SUBJECT_END = re.compile(
     r"on|at|by|for|and)\b.*$",
     re.I,
 )
+_QUOTED_NAME = re.compile(r"^\s*[“\"][^”\"]+[”\"]\s*$")
+_APPOSITION = re.compile(r"\s*,\s*(?:an?|the)\s+([^,.;:!?“”\"]+)", re.I)
 _GENERIC = ("small", "little", "new", "simple", "modern", "clean", "minimal", "local", "fictional",
             "beautiful", "personal", "single", "one-page", "single-page")  # fmt: skip
 _SMALL_WORDS = ("of", "and", "the", "for", "a", "an", "in", "on", "with", "to")
@@ -166,7 +170,13 @@ def subject(sentence: str) -> str:
     match = _SUBJECT.search(sentence) or _SUBJECT_BEFORE.search(sentence)
     if not match:
         return ""
-    words = _SUBJECT_END.sub("", match.group("np")).split()[:6]
+    np = match.group("np")
+    if _QUOTED_NAME.match(np):  # "for “Spoke Doctor”, a bike repair shop": the apposition
+        apposition = _APPOSITION.match(sentence, match.end("np"))
+        if apposition is None:
+            return ""
+        np = apposition.group(1)
+    words = _SUBJECT_END.sub("", np).split()[:6]
     while words and words[0].lower() in ("a", "an", "the", "my", "our"):
         words.pop(0)
     return " ".join(words).strip(" -&")
@@ -283,7 +293,7 @@ def expand(prose: str, title: str, drafts: list[Draft]) -> list[Draft]:
 _COVERED_BY = {"pricing": "pricing", "menu": "pricing", "form": "form", "footer": "footer",
                "gallery": "gallery", "stats": "stats", "table": "table", "chart": "charts",
                "testimonials": "testimonials", "team": "team", "faq": "faq", "about": "about",
-               "logos": "logos", "hours": "hours"}  # fmt: skip
+               "logos": "logos", "hours": "hours", "map": "map"}  # fmt: skip
 # parts whose items, values or data the brief may list in its own words ("Mon 1500, …")
 _READS_ITS_WORDS = ("pricing", "menu", "stats", "chart", "gallery")
 _LEAD_WORDS = 8  # a sentence that names a part in its first words is about that part
@@ -315,12 +325,19 @@ def complete(prose: str, title: str, drafts: list[Draft]) -> list[Draft]:
     brief = Brief(title, subject(opening), unquoted_name(opening), currency_for(prose))
     built: list[Draft] = []
     seen: set[str] = set()
+    every = named_parts(blank)
     for part in missing:
         key = _COVERED_BY[part.kind]
         if key in seen and key not in ("charts", "gallery"):
             continue
         seen.add(key)
-        draft = _complete_part(part, brief, drafts, prose, missing)
+        host = _named_host(part, prose, drafts)
+        if host is not None:  # "Use three photos of the workshop in the hero."
+            _take_elements([host], "image", part.start, _part_end(part, every, prose))
+            host.elements.extend(_BUILDERS["gallery"](part, brief, [part]).elements)
+            continue
+        draft = _complete_part(part, brief, drafts, prose, every)
+        _claim(draft, prose[part.start : _part_end(part, every, prose)], prose, drafts)
         previous = built[-1] if built else None
         if (
             previous is not None
@@ -441,16 +458,85 @@ def _complete_part(
     pairs = data.listed_pairs(sentence[max(0, part.start - _unit_start(part.start, prose)) :])
     if part.kind == "gallery":
         _name_photos(draft, prose[part.start : part.start + 300], brief)
-    if part.kind in ("pricing", "menu") and pairs:
+    span = prose[part.start : _part_end(part, parts, prose)]
+    priced = listed.priced_items(span)
+    if part.kind in ("pricing", "menu") and priced:  # the brief's own items, each in one card
+        draft.slots["items"] = [SectionItem(title=i.name, value=i.shown) for i in priced]
+        draft.slots["paragraphs"] = []
+        draft.slots["subtitle"] = []
+        named = "Menu" if "menu" in span.lower() else "Pricing" if "pricing" in span else ""
+        draft.slots["title"] = [named or "Prices"]
+    elif part.kind in ("pricing", "menu") and pairs:
         draft.slots["items"] = [SectionItem(title=label, value=value) for label, value in pairs]
         draft.slots["paragraphs"] = []
         draft.slots["subtitle"] = []
         draft.slots["title"] = ["Prices"]
+    elif part.kind == "form" and (listed.form_fields(span) or listed.submit_label(span)):
+        fields = listed.form_fields(span)
+        if fields:  # "with fields “Name”, “Email” and “Message”": one input each
+            draft.slots["items"] = [SectionItem(label=f, meta="field") for f in fields]
+        if listed.submit_label(span):
+            draft.slots["buttons"] = [listed.submit_label(span)]
     elif part.kind == "stats" and pairs:
         draft.slots["items"] = [SectionItem(label=label, value=value) for label, value in pairs]
         draft.slots["paragraphs"] = []
         draft.slots["title"] = ["At a glance"]
     return draft
+
+
+def _part_end(part: Part, parts: list[Part], prose: str) -> int:
+    """Where ``part``'s words end in ``prose``: at the next named part of its sentence (a
+    "content" chunk is no part), else at the sentence's end."""
+    end = part.end
+    for unit in pt.split_units(prose):
+        if unit.start <= part.start < unit.end:
+            end = unit.end
+    later = [p.start for p in parts if p.kind != "content" and part.start < p.start < end]
+    return min([end, *later])
+
+
+_PLACED_IN = re.compile(r"\b(?:in|inside|within|across|for)\s+the\s+(\w+)\b", re.I)
+
+
+def _named_host(part: Part, prose: str, drafts: list[Draft]) -> Draft | None:
+    """The section a picture part puts its photos in ("three photos of the workshop in the
+    hero" → the hero draft), when that section exists; None otherwise."""
+    if part.kind not in ("gallery", "image"):
+        return None
+    placed = _PLACED_IN.search(part.text)
+    if placed is None:
+        return None
+    kind = pt.first_key(placed.group(1), vocab.BRIEF_PARTS)
+    return next((d for d in drafts if kind and d.kind == kind), None)
+
+
+_CLAIM_SLOTS = ("buttons", "tags", "nav_items", "headings", "paragraphs")
+
+
+def _claim(draft: Draft, span: str, prose: str, drafts: list[Draft]) -> None:
+    """In place: the strings ``draft`` shows that the brief quotes once, in the part's own
+    words ``span``, leave the other drafts (the quote placer put a dish, a field name or a
+    form's button in the hero's buttons or headings)."""
+    shown = {str(v) for slot in ("buttons", "title") for v in draft.slots.get(slot, [])}
+    for item in draft.slots.get("items", []):
+        shown |= {t for t in (item.title, item.label, item.value) if t}
+    quoted = [label_text(q.text, "tag") for q in pt.find_quotes(span)]
+    all_quotes = [label_text(q.text, "tag") for q in pt.find_quotes(prose)]
+    claimed = {q for q in quoted if q in shown and all_quotes.count(q) == 1}
+    if not claimed:
+        return
+    for other in drafts:
+        for slot in _CLAIM_SLOTS:
+            if other.slots.get(slot):
+                other.slots[slot] = [
+                    v for v in other.slots[slot]
+                    if not isinstance(v, str) or label_text(v, "tag") not in claimed
+                ]  # fmt: skip
+        items = other.slots.get("items") or []
+        other.slots["items"] = [
+            i for i in items
+            if not any(label_text(t, "tag") in claimed for t in (i.title, i.label) if t)
+        ]  # fmt: skip
 
 
 _LISTED_SUBJECTS = re.compile(r"^[^().;]{0,80}\(([^()]{3,200})\)")
@@ -689,6 +775,16 @@ def _footer(part: Part, brief: Brief, parts: list[Part]) -> Draft:
     return draft
 
 
+def _map(part: Part, brief: Brief, parts: list[Part]) -> Draft:
+    """A location section: a map picture of what the part names ("a map of the shop's
+    location"), titled "Find us"."""
+    draft = _draft("content", part, "Find us")
+    what = _about_what(part) if _about_what(part) != part.phrase else "the location"
+    prompt = f"A map of {what}, for {brief.owner}."
+    draft.elements.append(_element("image", part, prompt))
+    return draft
+
+
 def _about(part: Part, brief: Brief, parts: list[Part]) -> Draft:
     """An about section: a sample paragraph, and the portrait or photo the part names."""
     draft = _content(part, brief, parts)
@@ -767,6 +863,7 @@ _BUILDERS: dict[str, Callable[[Part, Brief, list[Part]], Draft]] = {
     "image": _image,
     "footer": _footer,
     "about": _about,
+    "map": _map,
     "logos": _logos,
     "table": _table,
 }

@@ -378,7 +378,8 @@ BRIEF_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("cta", ("call to action", "call-to-action", "cta")),
     ("logos", ("logos", "client logos", "logo wall", "logo strip", "trusted by")),
     ("table", ("table", "data table")),
-    ("image", ("photo", "photos", "image", "images", "picture", "illustration", "map",
+    ("map", ("map", "location map", "directions", "find us")),
+    ("image", ("photo", "photos", "image", "images", "picture", "illustration",
                "product shot")),
 )  # fmt: skip
 
@@ -407,7 +408,7 @@ BRIEF_FAQ = ("What makes {noun} different?", "How much does it cost?",
              "Can I change or cancel?", "Where are you based?")  # fmt: skip
 # A form's purpose → (section title, field labels, submit button).
 BRIEF_FORMS: dict[str, tuple[str, tuple[str, ...], str]] = {
-    "booking": ("Book a date", ("Name", "Email", "Date", "Message"), "Request a booking"),
+    "booking": ("Booking", ("Name", "Email", "Date", "Message"), "Request a booking"),
     "newsletter": ("Stay in touch", ("Email",), "Subscribe"),
     "rsvp": ("RSVP", ("Name", "Email", "Guests"), "Send RSVP"),
     "contact": ("Get in touch", ("Name", "Email", "Message"), "Send message"),
