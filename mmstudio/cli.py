@@ -28,6 +28,7 @@ from mmstudio.project.store import MANIFEST
 from mmstudio.project.workspace import Workspace
 from mmstudio.providers.registry import PROVIDERS
 from mmstudio.providers.settings import add_provider_arguments, settings_from_args
+from mmstudio.studio.bundle import totals_line, usage_line
 
 log = logging.getLogger("mmstudio")
 
@@ -79,7 +80,7 @@ def _run_with_models(args: argparse.Namespace, work):
     made from the flags, on one event loop and closed there; what the models spent is printed
     on stderr (``usage: …``) — on failure with the error line (``exc.usage``) — and kept in
     the changed project's ``usage`` table (:func:`~mmstudio.project.runs.record_usage`)."""
-    from mmstudio.studio.bundle import usage_line, usage_summary, using_models
+    from mmstudio.studio.bundle import usage_summary, using_models
 
     settings = settings_from_args(args) if args.provider == "openai" else None
 
@@ -136,8 +137,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     for notice in summary.notices:
         print(f"notice: {notice}", file=sys.stderr)
     if summary.usage:
-        total = summary.usage["total"]
-        text += "\n  usage: " + ", ".join(f"{k} {v}" for k, v in total.items() if v)
+        text += "\n  usage: " + usage_line(summary.usage)
     if summary.reflection:
         r = summary.reflection
         text += (
@@ -432,7 +432,7 @@ def _bench_frontalk(args: argparse.Namespace) -> int:
         f"  summary: {result['files']['md']}"
     )
     if result.get("usage"):
-        text += "\n  usage: " + ", ".join(f"{k} {v}" for k, v in result["usage"].items() if v)
+        text += "\n  usage: " + totals_line(result["usage"])
     _emit(args, result, text)
     return 0
 
@@ -750,8 +750,7 @@ def _spent(exc: BaseException) -> None:
     """Print what the model calls cost before the failure (``exc.usage``), if they cost."""
     spent = getattr(exc, "usage", None)
     if isinstance(spent, dict) and spent.get("calls"):
-        total = ", ".join(f"{k} {v}" for k, v in spent["total"].items() if v)
-        print(f"mmstudio: usage before the failure: {total}", file=sys.stderr)
+        print(f"mmstudio: usage before the failure: {usage_line(spent)}", file=sys.stderr)
 
 
 def _save_traceback(exc: BaseException) -> str:

@@ -193,6 +193,92 @@ def test_every_reply_schema_of_the_model_path_is_strict_and_grammar_safe():
     assert strict_problems(DesignPlan.model_json_schema()) != []
 
 
+#: calls that send a reply schema: (function name, index of the reply model's argument)
+_SENDERS = {"structured_chat": 2, "_ask": 1}
+#: the pass-through parameters of the two ``_ask`` helpers (the judge's and the refiners')
+_PASS_THROUGH = {"model", "reply"}
+
+
+def sent_reply_models() -> dict[str, type]:
+    """Every reply model the package passes to ``structured_chat`` (directly or through the
+    judge's and the refiners' ``_ask``), found in the source: name → class."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    from pydantic import BaseModel
+
+    import mmstudio
+
+    root = Path(mmstudio.__file__).parent
+    found: dict[str, type] = {}
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        module = None
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name not in _SENDERS or len(node.args) <= _SENDERS[name]:
+                continue
+            arg = node.args[_SENDERS[name]]
+            where = f"{path.relative_to(root)}:{node.lineno}"
+            assert isinstance(arg, ast.Name), f"{where}: a reply model that is not a name"
+            if arg.id in _PASS_THROUGH:
+                continue
+            dotted = ".".join(("mmstudio", *path.relative_to(root).with_suffix("").parts))
+            module = module or importlib.import_module(dotted.removesuffix(".__init__"))
+            model = getattr(module, arg.id, None)
+            assert isinstance(model, type) and issubclass(model, BaseModel), where
+            found[model.__name__] = model
+    return found
+
+
+def test_every_reply_schema_sent_passes_the_strict_check_and_no_bound_reaches_2000():
+    """All reply models found in the source (not a hand-kept list): each is sent strict and
+    passes the strict-mode check (closed objects, every property required, supported keywords
+    only), except the chart option (an open ECharts object, sent ``strict: false``); none
+    carries a count or length bound ≥ 2000, on any rung."""
+    from mmstudio.providers.structured import response_format
+
+    models = sent_reply_models()
+    expected = {"DesignPlan", "ChartOption", "LayoutJudgement", "StyleJudgement",
+                "AestheticsJudgement", "AssetJudgement", "VideoJudgement", "ContextPatch",
+                "PagePatch", "AssetRevision", "RequirementList", "JudgedList"}  # fmt: skip
+    assert expected <= set(models), expected - set(models)
+    for name, model in models.items():
+        sent = response_format(model, schema_supported=True)["json_schema"]
+        assert sent["name"] == name
+        assert _big_bound(sent["schema"], 2000) is None, name
+        assert not [p for p in strict_problems(sent["schema"]) if "too big" in p], name
+        if name == "ChartOption":
+            assert sent["strict"] is False
+            continue
+        assert sent["strict"] is True, name
+        assert strict_problems(sent["schema"]) == [], (name, strict_problems(sent["schema"]))
+        # the test server's own strict-mode reading (the openai behaviour) agrees
+        from openai_server import _not_strict
+
+        assert _not_strict(sent["schema"]) is None, name
+        assert response_format(model, schema_supported=False) == {"type": "json_object"}
+
+
+def test_the_strict_check_refuses_what_strict_mode_refuses():
+    bad = {
+        "type": "object",
+        "properties": {"a": {"type": "string", "maxLength": 8000}, "b": {"type": "integer"}},
+        "required": ["a"],
+    }
+    problems = strict_problems(bad)
+    assert any("additionalProperties" in p for p in problems)
+    assert any("not every property is required" in p for p in problems)
+    assert any("unsupported keyword maxLength" in p for p in problems)
+    listed = {"type": "object", "properties": {"xs": {"type": "array", "maxItems": 5000}},
+              "required": ["xs"], "additionalProperties": False}  # fmt: skip
+    assert any("maxItems 5000 is too big" in p for p in strict_problems(listed))
+
+
 def post_chat(server: OpenAITestServer, response_format: dict) -> tuple[int, str]:
     import urllib.error
     import urllib.request
@@ -382,6 +468,10 @@ def test_a_refused_image_and_a_gone_video_endpoint_become_offline_assets(
     assert any("video pour-loop: made by the offline maker" in n for n in notices)
     usage = next(line for line in out.splitlines() if "usage:" in line)
     assert "images 6" in usage and "calls" in usage
+    # the cost is printed, and what it cannot include is named (no price is guessed)
+    assert "cost_usd 0," in usage
+    assert "(gpt-5.5, gpt-image-2.5-sunburst: not in prices.json)" in usage
+    assert "video_seconds" not in usage  # the gone video endpoint billed nothing
     assert "Traceback" not in err
     json.dumps(err)  # plain text only
 

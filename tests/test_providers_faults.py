@@ -73,7 +73,7 @@ async def test_a_truncated_stream_is_retried(server, provider):  # noqa: F811
         (chat_reply("late", delay_s=1.0), "timeout", "did not answer in time"),
         (Reply(body=b"<html>bad gateway"), "malformed", "not valid JSON"),
         (chat_reply("x", choices=None), "shape", "wrong shape"),
-        (chat_stream("cut", truncate=True), "connection", "connection to"),
+        (chat_stream("cut", truncate=True), "connection", "before the reply was complete"),
     ],
     ids=["500", "timeout", "malformed", "shape", "truncated"],
 )

@@ -149,6 +149,25 @@ def _not_found(exc: BaseException, *, base_url: str, model: str, role: str) -> P
     return ProviderError(f"{hint} ({detail})", kind="model")
 
 
+#: what the HTTP stack raises when the peer closes a connection mid-reply (httpx, httpcore, h11)
+_DROPPED = ("RemoteProtocolError", "ReadError", "IncompleteRead")
+
+
+def _dropped(exc: BaseException) -> str:
+    """The reason, when ``exc`` is a connection error whose cause is a connection closed in the
+    middle of a reply ("" otherwise, and for timeouts)."""
+    if not isinstance(exc, openai.APIConnectionError) or isinstance(exc, openai.APITimeoutError):
+        return ""
+    seen: BaseException | None = exc
+    for _ in range(8):  # the cause chain is short: the SDK's error over httpx over h11
+        seen = seen.__cause__ or seen.__context__ if seen else None
+        if seen is None:
+            return ""
+        if type(seen).__name__ in _DROPPED:
+            return str(seen).splitlines()[0][:200] if str(seen) else type(seen).__name__
+    return ""
+
+
 def classify(
     exc: BaseException, *, base_url: str, model: str = "", role: str = ""
 ) -> ProviderError:
@@ -159,6 +178,11 @@ def classify(
         return exc
     if isinstance(exc, openai.NotFoundError):
         return _not_found(exc, base_url=base_url, model=model, role=role)
+    dropped = _dropped(exc)
+    if dropped:
+        hint = (f"{base_url} closed the connection before the reply was complete (a cut-off "
+                f"stream or a crashed server: see the server's log)")  # fmt: skip
+        return ProviderError(f"{hint} ({dropped})", kind="connection", retryable=True)
     for rule in TABLE:
         if isinstance(exc, rule.error):
             hint = rule.hint.format(base_url=base_url, model=model, role=role or "planner")

@@ -182,6 +182,14 @@ def _rung_of(response_format: dict[str, Any] | None) -> str:
     return (response_format or {}).get("type", "text") if response_format else "text"
 
 
+def _label(rung: str, response_format: dict[str, Any] | None) -> str:
+    """A rung as the log names it: ``json_schema (strict)`` / ``json_schema (not strict)``."""
+    schema = (response_format or {}).get("json_schema")
+    if rung != "json_schema" or not isinstance(schema, dict):
+        return rung
+    return f"json_schema ({'strict' if schema.get('strict') else 'not strict'})"
+
+
 def _rejects_format(error: ProviderError) -> bool:
     """Whether a failed call is the endpoint refusing the ``response_format`` itself."""
     return error.kind in ("bad-request", "status") and bool(_FORMAT_WORDS.search(str(error)))
@@ -272,9 +280,10 @@ class OpenAIProvider:
                 if index + 1 >= len(rungs) or not _rejects_format(exc):
                     raise
                 step = rungs[index + 1][0]
+                asked, next_ = _label(rung, fmt), _label(step, rungs[index + 1][1])
                 log.warning(
                     "%s: %s refused response_format %s; trying %s (%s)",
-                    stage, self.settings.base_url, rung, step, exc,
+                    stage, self.settings.base_url, asked, next_, exc,
                 )  # fmt: skip
                 if step != rung:  # a strict schema refused is retried loose, not learned
                     _learn(self.settings.base_url, step)

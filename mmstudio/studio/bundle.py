@@ -13,9 +13,9 @@ one line (:func:`usage_line`) says what a command spent — on success and on fa
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mmstudio.project.runs import UsageSummary
 from mmstudio.providers.registry import PROVIDERS
@@ -68,7 +68,23 @@ def usage_summary(models: Models | None) -> UsageSummary | None:
 
 def usage_line(summary: UsageSummary | None) -> str:
     """``"calls 5, input_tokens 1200, …, cost_usd 0.01"`` from a usage summary ("" when no
-    call was made)."""
+    call was made); see :func:`totals_line`."""
     if not summary or not summary.get("calls"):
         return ""
-    return ", ".join(f"{k} {v}" for k, v in summary["total"].items() if v)
+    return totals_line(summary["total"], summary.get("by_model"))
+
+
+def totals_line(total: Mapping[str, Any], by_model: Mapping[str, Any] | None = None) -> str:
+    """One line of usage totals (``calls``, tokens, ``images``, ``video_seconds`` in s): the
+    counts that are not zero, then ``cost_usd`` always (USD, from ``resources/prices.json``),
+    then ``unpriced N`` naming the models ``by_model`` (model → totals) counts as unpriced —
+    their calls are in no cost, never guessed."""
+    skip = ("cost_usd", "unpriced")
+    parts = [f"{k} {v}" for k, v in total.items() if v and k not in skip]
+    parts.append(f"cost_usd {round(float(total.get('cost_usd') or 0), 4):g}")
+    unpriced = int(total.get("unpriced") or 0)
+    if unpriced:
+        names = sorted(m for m, row in (by_model or {}).items() if (row or {}).get("unpriced"))
+        why = f" ({', '.join(names)}: not in prices.json)" if names else ""
+        parts.append(f"unpriced {unpriced}{why}")
+    return ", ".join(parts)
