@@ -284,3 +284,70 @@ def test_entries_of_a_feature_already_there_gain_icons_dates_and_their_own_butto
     items = next(p for p in part if p.checker == "cond.items")
     assert check_items(items, page, "index.html").status == "pass"
     assert check_items(items, news, "index.html").status == "fail"
+
+
+def test_rounded_corners_and_borders_are_read_and_checked_on_the_style_sheets():
+    from mmstudio.requirements.condition_shape import check_shape
+
+    reading = read_condition("Each lawyer card has rounded corners and a thin border.")
+    shapes = {p.checker: p for p in reading.parts if p.checker in ("cond.rounded", "cond.border")}
+    assert set(shapes) == {"cond.rounded", "cond.border"} and shapes["cond.rounded"].label == "card"
+    assert not {"rounded", "corners", "border"} & set(reading.unread)
+    good = ":root{--radius:10px} .card{border-radius:var(--radius);border:1px solid #ccc}"
+    flat = ":root{--radius:0} .card{border-radius:var(--radius);border:none}"
+    hover_only = ".card:hover{border-radius:12px;border:1px solid red} p{border-radius:9px}"
+    for part in shapes.values():
+        assert check_shape(part, good).status == "pass"
+        assert check_shape(part, flat).status == "fail"
+        assert check_shape(part, hover_only).status == "fail"
+    circle = next(p for p in read_condition("User avatars are circular.").parts
+                  if p.checker == "cond.rounded")  # fmt: skip
+    assert check_shape(circle, ".avatar img{border-radius:50%}").status == "pass"
+    assert check_shape(circle, ".avatar img{border-radius:8px}").status == "fail"
+    # a border only a hover changes is the hover part's; a border of nothing named stays unread
+    hovered = read_condition("Hovering over a card changes its border color.")
+    assert not [p for p in hovered.parts if p.checker == "cond.border"]
+    vague = read_condition("The page has a nice border.")
+    assert not vague.parts and "border" in vague.unread
+
+
+def test_the_look_a_turn_asks_of_a_features_entries_is_built():
+    from mmstudio.requirements.condition_shape import check_shape
+
+    reqs = split_offline(
+        "Enhance the visual design of the lawyer directory page by incorporating a clean "
+        "layout. Use a card-based design for each lawyer's profile, with rounded corners and a "
+        "subtle shadow effect to create depth.",
+        [], [],
+    )  # fmt: skip
+    assert [r.op for r in reqs] == ["feature", "feature"]
+    page = PAGE
+    for req in reqs:
+        page, _ = build(page, FeatureSpec.loads(req.content), "t3-r1")
+    css = " ".join(re.findall(r"<style[^>]*>(.*?)</style>", page, re.S))
+    part = next(p for p in read_condition("Lawyer cards have rounded corners.").parts
+                if p.checker == "cond.rounded")  # fmt: skip
+    assert check_shape(part, css).status == "pass"
+    assert check_shape(part, " ".join(re.findall(r"<style[^>]*>(.*?)</style>", PAGE, re.S))
+                       ).status == "fail"  # fmt: skip
+    assert re.search(r"#lawyer-directory \.card[^{]*\{[^}]*box-shadow", css)
+
+
+def test_a_dropdown_asked_after_the_categories_turns_their_buttons_into_a_select():
+    reqs = split_offline(
+        'Enhance the Event Calendar by adding a filtering feature that allows users to sort '
+        'events by categories such as "Worship Services," "Community Events," and "Workshops." '
+        "Place a dropdown menu at the top of the Event Calendar page to facilitate this "
+        "filtering.",
+        [], [],
+    )  # fmt: skip
+    page = PAGE
+    for n, req in enumerate(r for r in reqs if r.op == "feature"):
+        page, _ = build(page, FeatureSpec.loads(req.content), f"t9-r{n}")
+    section = page[find_feature(page, "Event Calendar").start :]
+    assert "mm-filter-tags" not in section
+    select = re.search(r"<select[^>]*data-mm-filter-select>(.*?)</select>", section, re.S)
+    assert select and re.findall(r">([^<]+)</option>", select.group(1)) == [
+        "All", "Worship Services", "Community Events", "Workshops"]  # fmt: skip
+    items = re.findall(r'data-mm-tags="([^"]+)"', section)
+    assert {"worship-services", "community-events", "workshops"} <= set(items)

@@ -165,7 +165,7 @@ class SiteCheck(Behaviours):
             return self._named(part)
         if name in ("items", "icon"):
             return self._items(part, pages)
-        if name in ("hover", "motion"):
+        if name in ("hover", "motion", "rounded", "border"):
             return self._hover(part, pages)
         if name in ("navigate", "submit", "reveal"):
             return await self._behaviour(name, part, pages)
@@ -194,10 +194,14 @@ class SiteCheck(Behaviours):
         return found[0] if found else result(part, "unchecked", "no page to read")
 
     def _hover(self, part: Requirement, pages: list[PageView]) -> RequirementResult:
-        """A ``:hover`` rule with the asked effects in the style sheets of some page."""
+        """A ``:hover`` rule with the asked effects (or a rule giving the rounded corners or the
+        border asked) in the style sheets of some page."""
         from mmstudio.requirements.condition_hover import check_hover, check_motion
+        from mmstudio.requirements.condition_shape import check_shape
 
-        check = check_hover if part.checker == "cond.hover" else check_motion
+        check = {"cond.hover": check_hover, "cond.motion": check_motion}.get(
+            part.checker, check_shape
+        )
         found = [check(part, view.dom.styles) for view in pages]
         hit = next((r for r in found if r.status == "pass"), None)
         return hit or (found[0] if found else result(part, "unchecked", "no page to read"))

@@ -166,12 +166,13 @@ class FeatureSpec:
     hover: list[str] = field(default_factory=list)  # hover effects asked: lift, scale, …
     hovered: str = ""  # what is hovered: cards | pictures | menu | buttons
     per_item: bool = False  # the controls belong on each entry ("each … a “Read More” link")
+    shape: list[str] = field(default_factory=list)  # the entries' look: rounded | border | shadow
 
     @property
     def empty(self) -> bool:
         return not (self.name or self.controls or self.kits or self.sticky or self.region
                     or self.links or self.hover or self.icons or self.pictures
-                    or self.meta)  # fmt: skip
+                    or self.meta or self.shape)  # fmt: skip
 
     def dumps(self) -> str:
         """The spec as JSON (kept in a requirement's ``content``)."""
@@ -463,10 +464,11 @@ def read_clause(clause: str, previous: str = "") -> FeatureSpec | None:
         pictures = bool(re.search(r"\b(?:thumbnails?|images?|photos?|pictures?)\b", low))
         each = bool(re.search(r"\b(?:each|every|all)\b", low))
         meta = [m for m in ("date", "rating", "price") if re.search(rf"\b{m}s?\b", low)]
-        if hover or ((icons or pictures or meta) and each):
+        shape = _shape_words(low)
+        if hover or shape or ((icons or pictures or meta) and each):
             return FeatureSpec(hover=hover[0] if hover else [], hovered=hover[1] if hover else "",
                                region=region, icons=icons, pictures=pictures,
-                               meta=meta if each else [])  # fmt: skip
+                               meta=meta if each else [], shape=shape)  # fmt: skip
         return None
     if region and not name and not controls and not kits:
         return FeatureSpec(sticky=True, links=links) if sticky or links else None
@@ -487,6 +489,7 @@ def read_clause(clause: str, previous: str = "") -> FeatureSpec | None:
         hovered=hover[1] if hover else "",
     )
     # "each with … a “Learn More” button" (not "a link on each article page")
+    spec.shape = _shape_words(low)
     spec.per_item = bool(controls) and bool(
         re.search(r"\b(?:each|every)\b(?![\w\s'’-]{0,30}\bpages?\b)", low)
     )
@@ -540,6 +543,8 @@ def _sorting(spec: FeatureSpec, low: str) -> None:
         spec.dropdown = dropdown
         if "filter" not in spec.kits:
             spec.kits.append("filter")
+    elif dropdown and "filter" in spec.kits:
+        spec.dropdown = True  # "a dropdown menu … to facilitate this filtering": the categories
 
 
 _FOOTER = re.compile(
@@ -586,6 +591,37 @@ _HOVER_CSS = {
     "border": "border-color:var(--primary, currentColor)",
     "colour": "color:var(--accent-text, inherit);border-color:var(--primary, currentColor)",
 }
+
+
+def _shape_words(low: str) -> list[str]:
+    """The look a clause asks of a feature's entries (rounded corners, a border, a shadow),
+    outside what a hover does to them."""
+    still = re.sub(r"\b(?:hover\w*|mouse ?over)\b.*", "", low)  # "… on hover, a shadow": hover's
+    found = []
+    if re.search(r"\brounded\b|\bround corners\b", still):
+        found.append("rounded")
+    if re.search(r"\bborders?\b", still) and not re.search(
+        r"\bborder colou?r|\bno borders?", still
+    ):
+        found.append("border")
+    if re.search(r"\b(?:box )?shadows?\b", still) and "text shadow" not in still:
+        found.append("shadow")
+    return found
+
+
+_SHAPE_CSS = {
+    "rounded": "border-radius:var(--radius, 12px);overflow:hidden",
+    "border": "border:1px solid var(--border, rgba(0,0,0,.18))",
+    "shadow": "box-shadow:0 6px 18px rgba(0,0,0,.12)",
+}
+
+
+def shape_css(spec: FeatureSpec, own: str) -> str:
+    """A one-line CSS rule giving the entries of section ``own`` ("" for the page) the look
+    ``spec.shape`` asks (rounded corners, a border, a shadow)."""
+    scope = f"#{own} " if own else ""
+    targets = f"{scope}.card, {scope}[data-mm-item], {scope}.items > li"
+    return f"{targets}{{{';'.join(_SHAPE_CSS[k] for k in spec.shape)}}}"
 
 
 def hover_css(spec: FeatureSpec, own: str) -> str:
@@ -893,13 +929,15 @@ def build(page: str, spec: FeatureSpec, key: str) -> tuple[str, list[str]]:
             page = _nav(page, _title(name), f"#{target.attrs['id']}")
     if spec.region == "footer" and not spec.name:
         return _finish(_footer(page, spec, title, key))
-    if (spec.hover or spec.icons or spec.pictures or spec.meta) and not (
+    if (spec.hover or spec.icons or spec.pictures or spec.meta or spec.shape) and not (
         spec.name or spec.controls or spec.kits
     ):
         target = _region(page, spec.region) if spec.region else _last_feature(page)
         own = target.attrs.get("id", "") if target is not None else ""
         if spec.hover:
             page = html_edit.set_patch_block(page, "fb-features", hover_css(spec, own))
+        if spec.shape and own:
+            page = html_edit.set_patch_block(page, "fb-features", shape_css(spec, own))
         if own and (spec.icons or spec.pictures or spec.meta):
             page = _enrich(page, own, spec)
         return _finish(page)
@@ -957,6 +995,8 @@ def build(page: str, spec: FeatureSpec, key: str) -> tuple[str, list[str]]:
     else:
         if wants_filter:
             page = _add_filter(page, own, spec, key)
+        elif "filter" in spec.kits and spec.dropdown:
+            page = _tags_to_select(page, own, key)
         if spec.icons or spec.pictures or spec.meta or each:
             page = _enrich(page, own, spec, "".join(each))
         body = "".join(parts) + actions
@@ -968,6 +1008,8 @@ def build(page: str, spec: FeatureSpec, key: str) -> tuple[str, list[str]]:
             page = page[:at] + body + page[at:]
     if spec.hover:
         page = html_edit.set_patch_block(page, "fb-features", hover_css(spec, own))
+    if spec.shape:
+        page = html_edit.set_patch_block(page, "fb-features", shape_css(spec, own))
     return _finish(page)
 
 
@@ -1194,6 +1236,28 @@ def _add_filter(page: str, own: str, spec: FeatureSpec, key: str) -> str:
     target = lists[0]
     wrapped = _filter_around(page[target.start : target.end], spec, f"{own}-{key}")
     return page[: target.start] + wrapped + page[target.end :]
+
+
+def _tags_to_select(page: str, own: str, key: str) -> str:
+    """``page`` with the category buttons of section ``own``'s filter turned into a dropdown
+    of the same categories (the kit's filter reads either)."""
+    node = html_edit.find(page, "id", own)
+    if node is None:
+        return page
+    inside = page[node.start : node.end]
+    group = re.search(r'<div class="mm-filter-tags"[^>]*>(.*?)</div>', inside, re.S)
+    if group is None:
+        return page
+    tags = re.findall(r'<button type="button" data-mm-filter-tag="([^"]*)">(.*?)</button>',
+                      group.group(1))  # fmt: skip
+    options = "".join(f'<option value="{value}">{label}</option>' for value, label in tags if value)
+    select = (
+        f'<p class="fb-select"><label for="{own}-{key}-category">Category</label> '
+        f'<select id="{own}-{key}-category" data-mm-filter-select><option value="">All</option>'
+        f"{options}</select></p>"
+    )
+    inside = inside[: group.start()] + select + inside[group.end() :]
+    return page[: node.start] + inside + page[node.end :]
 
 
 def _has_kit(page: str, node: html_edit.Node | None, name: str) -> bool:

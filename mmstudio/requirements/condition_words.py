@@ -70,6 +70,10 @@ READ_BY = {
     r"|underlin\w*|rotat\w*|borders?|highlight\w*|reveal\w*|smooth\w*|transitions?|upon|results"
     r"|interactive|dynamic\w*|visual|effects?",
     "icon": r"icons?|emoji\w*",
+    "rounded": r"rounded|circular|corners?|avatars?",
+    "border": r"borders?",
+    "shadow": r"shadows?",
+    "gradient": r"gradient",
     "items": r"each|every|all|cards?|tiles?|entr(?:y|ies)|lists?|listings?|thumbnails?"
     r"|descriptions?|summar(?:y|ies)|excerpts?|brief|short|ratings?|stars?|images?|photos?"
     r"|pictures?|photograph\w*|illustrations?|displaying|showing|featuring|containing",

@@ -81,6 +81,7 @@ def read_condition(condition: str, pass_: str = "", fail: str = "") -> Condition
     from .condition_hover import hover_part, motion_part
     from .condition_items import icon_part, items_part
     from .condition_rules import style_parts, widget_parts
+    from .condition_shape import shape_part
 
     text = " ".join(condition.split())
     plain = without_quotes(text)
@@ -107,6 +108,7 @@ def read_condition(condition: str, pass_: str = "", fail: str = "") -> Condition
     reading.parts += _paragraphs(text, plain)
     reading.parts += items_part(text, plain, reading.parts) + icon_part(text, plain)
     reading.parts += hover_part(text, plain) or motion_part(text, plain)
+    reading.parts += shape_part(text, plain)
     reading.parts += _extracted(text, reading.parts)
     reading.parts = _dedupe(_outside_names(reading.parts, text, reading.page))
     for n, part in enumerate(reading.parts, start=1):
