@@ -8,6 +8,8 @@ import pytest
 
 from mmstudio.providers.offline import page_css
 from mmstudio.providers.offline.layout import render_page
+from mmstudio.providers.offline.layout_colours import readable_shade
+from mmstudio.providers.offline.page_css import contrast
 from mmstudio.providers.offline.planner import plan_from_prompt
 from mmstudio.providers.offline.planner_colours import text_colours
 
@@ -87,9 +89,31 @@ def test_the_page_paints_readable_colours_and_skips_invisible_ones() -> None:
     html = render_page(plan)
     assert re.search(r'style="color: #[0-9a-f]{6};"[^>]*>Today at a Glance<', html)
     assert not re.search(r'style="color: #ffffff;"[^>]*>Beginner<', html)  # white on white
+    chip = re.search(
+        r'style="color: #ffffff; background: (#[0-9a-f]{6});[^"]*"[^>]*>Beginner<', html
+    )
+    assert chip and contrast("#ffffff", chip.group(1)) >= 4.5  # white copy on a palette chip
     assert re.search(
         r'style="background: #[0-9a-f]{6}; color: #[0-9a-f]{6};[^"]*"[^>]*>Advanced<', html
     )
+    plan = plan_from_prompt(
+        "Design a dashboard called “Cloud Lagoon” on a white background (#FFFFFF).\n\n"
+        "The label “42 min” in teal (#5EEAD4) and the note “Calm” in pale grey (#CCCCCC)."
+    )
+    html = render_page(plan)
+    teal = re.search(r'style="color: (#[0-9a-f]{6});"[^>]*>42 min<', html)
+    assert teal and teal.group(1) != "#5eead4"  # a deeper shade of the pale teal reads on white
+    assert contrast(teal.group(1), "#ffffff") >= 4.5
+    r, g, b = (int(teal.group(1)[i : i + 2], 16) for i in (1, 3, 5))
+    assert g > r and b > r  # still a teal
+    assert not re.search(r'style="[^"]*"[^>]*>Calm<', html)  # no shade of grey reads: left as is
+
+
+def test_readable_shade_keeps_a_reading_colour_and_gives_up_on_greys() -> None:
+    assert readable_shade("#4338ca", ("#ffffff",), 4.5) == "#4338ca"
+    assert readable_shade("#eeeeee", ("#ffffff",), 4.5) == ""
+    dark = readable_shade("#3b2a80", ("#0e1117",), 4.5)  # on a dark page: lighter
+    assert dark and contrast(dark, "#0e1117") >= 4.5
 
 
 @pytest.mark.parametrize(

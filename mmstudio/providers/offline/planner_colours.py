@@ -23,7 +23,8 @@ from mmstudio.providers.offline.planner_labels import label_text
 _ADJECTIVES = (
     r"(?:(?:bold|soft|bright|deep|dark|light|pale|muted|vivid|warm|cool|rich|small|large|tiny|"
     r"uppercase|lowercase|italic|thin|heavy|solid|saturated|dusty|electric|neon|glowing|"
-    r"semi-bold|medium|medium-bold|regular|serif|sans-serif|monospaced|all-caps|caps)[\s,]+){0,3}"
+    r"semi-bold|medium|medium-bold|regular|serif|sans-serif|monospaced|all-caps|caps|acid|pastel|"
+    r"hot|faded)[\s,]+){0,3}"
 )
 #: "“X” in teal", "“X” is left-aligned in indigo", "“X” in a bold, playful font, in indigo"
 _AFTER = re.compile(
@@ -49,6 +50,26 @@ _FILL_BEFORE = re.compile(
 _READING = re.compile(r"^\s*(?:text\s+)?(?:reading|that reads|saying|reads)?\s*:?\s*$", re.I)
 _LIST_GAP = re.compile(r"^[”\"]?\s*(?:,|,?\s*(?:and|or))?\s*[“\"]?$", re.I)
 _HEX_NEAR = re.compile(r"^\s*\(?\s*(#[0-9a-fA-F]{6})\b")
+#: "in acid yellow, monospaced uppercase: “…”", "white monospaced uppercase text reading “…”",
+#: "in muted gold uppercase sans-serif (11px): “…”": type words between a colour and its copy
+_TYPE_WORD = (
+    r"(?:bold|uppercase|lowercase|upper-case|monospaced|monospace|mono|sans-serif|sans|serif|"
+    r"condensed|grotesk|grotesque|italic|small|smaller|tiny|large|larger|big|caps|all-caps|"
+    r"small-caps|medium-weight|semi-bold|semibold|light|thin|heavy|regular|rounded|playful|"
+    r"handwritten|script|display|slab|geometric|tracked|spaced|letter-spaced|crisp|soft|"
+    r"\(?\s*\d+(?:\.\d+)?\s*px\s*\)?|\(#[0-9a-fA-F]{6}\)|#[0-9a-fA-F]{6})"
+)
+_TEXT_NOUN = re.compile(
+    r"\b(?:text|type|copy|letters|lettering|reading|reads|headline|heading|title|caption|link)",
+    re.I,
+)
+_TYPED_TEXT = re.compile(
+    rf"^(?:[\s,]*{_TYPE_WORD})*[\s,]*(?:(?:text|type|copy|lettering|letters|words|label|headline|heading|title|caption|"
+    r"link|links)\b[\s,]*){0,2}"
+    r"[\s,]*(?:(?:that\s+)?(?:reading|reads|saying|says|which\s+reads)\b)?[\s,]*"
+    r"(?:either\s+)?:?\s*$",
+    re.I,
+)
 
 
 def text_colours(prose: str, palette: list[dict]) -> list[dict]:
@@ -109,6 +130,11 @@ def _before(prose: str, start: int, palette: list[dict]) -> dict | None:
         return {"hex": _hex(rest, name, hex_color, palette), "fill": True}
     if re.search(r"\bin\s+" + _ADJECTIVES + r"$", head[:begin], re.I) and _READING.match(rest):
         return {"hex": _hex(rest, name, hex_color, palette), "fill": False}
+    typed = _TYPED_TEXT.match(rest)
+    if typed and (
+        _TEXT_NOUN.search(rest) or re.search(r"\bin\s+" + _ADJECTIVES + r"$", head[:begin], re.I)
+    ):
+        return {"hex": _hex(rest, name, hex_color, palette), "fill": False}  # fmt: skip
     return None
 
 
