@@ -195,3 +195,43 @@ def test_a_long_label_with_stray_punctuation_is_restored_whole_never_cut():
     no_asked = issue.model_copy(update={"evidence": {"closest": shown}})
     (change,) = requirement_rules.propose(call(no_asked))
     assert f"<li>{shown[:-1]}</li>" in change.page(html)
+
+
+def test_labels_set_as_the_brief_says_by_their_requirement_s_css_and_nothing_else():
+    """A failed typography requirement (kind ``font``) names the declarations that would pass it;
+    the rule marks the elements whose whole text is the label and styles them, one mark per
+    label set; declarations that are not plain property/value pairs never reach the page."""
+    from mmstudio.refine import requirement_rules
+    from mmstudio.refine.model import RefineInput
+    from mmstudio.report import Issue, Report
+
+    html = (
+        "<head><style>p{}</style></head><body><div class='btn'><a href='#'>Book a class</a></div>"
+        "<h3>Make Something Slowly</h3><p>Make Something Slowly, every week</p></body>"
+    )
+
+    def issue(label, css, n):
+        return Issue(
+            id=f"req-font-{n}@page", dimension="style", level="global", severity="minor",
+            code="req-font", source="requirement", message=f"“{label}” is not …",
+            evidence={"labels": [label], "css": css},
+        )  # fmt: skip
+
+    issues = [
+        issue("Book a class", {"text-transform": "uppercase"}, 1),
+        issue("Make Something Slowly", {"font-weight": "700"}, 2),
+        issue("Make Something Slowly", {"text-align": "center"}, 3),
+        issue("Make Something Slowly", {"color": "red;}</style><script>alert(1)</script>"}, 4),
+    ]
+    inp = RefineInput(level="global", element=None, issues=issues, report=Report(), plan=None,
+                      site_dir=Path("."), html=html)  # fmt: skip
+    (change,) = requirement_rules.propose(inp)
+    page = change.page(html)
+    # the link itself, not its wrapper; the heading, not the longer paragraph
+    assert "<a href='#' data-mm-type=\"1\">Book a class</a>" in page
+    assert '<h3 data-mm-type="2">Make Something Slowly</h3>' in page
+    assert "<p>Make Something Slowly, every week</p>" in page
+    assert '[data-mm-type="1"]{text-transform:uppercase!important;}' in page
+    assert '[data-mm-type="2"]{font-weight:700!important;text-align:center!important;}' in page
+    assert "<script>" not in page and "alert" not in page
+    assert not requirement_rules.fixable(issues[3])

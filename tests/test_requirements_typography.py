@@ -124,3 +124,17 @@ def test_placement_on_a_picture_and_above_the_heading():
     got = _status(brief, placed, pictures=[picture])
     assert got[("New for 2025: Storyboarding Lab", "on-picture")] == "pass"
     assert got[("RESEARCH ARCHIVE", "above-heading")] == "pass"
+
+
+def test_a_headline_demoted_to_a_card_title_fails():
+    brief = (
+        "The hero headline “Make Something Slowly” is bold and centered, with a line “Wheel, "
+        "glaze and fire in six evenings” below it. A section “Our Classes” shows three cards."
+    )
+    asked = _asked(brief, "placement")
+    assert set(asked) == {("Make Something Slowly", "headline")}  # not the line after it
+    small = _block("Make Something Slowly", tag="h3", heading=True, font_size=19.2)
+    big = _block("Our Classes", tag="h1", heading=True, font_size=69.8)
+    assert _status(brief, [small, big])[("Make Something Slowly", "headline")] == "fail"
+    small.font_size = 64
+    assert _status(brief, [small, big])[("Make Something Slowly", "headline")] == "pass"

@@ -435,3 +435,27 @@ async def test_job_managers_of_one_project_share_its_job_locks(tmp_path):
     await feedback.jobs.wait(second.id)
     assert first.state == second.state == "done"
     assert order == ["element started", "element done", "page started"]
+
+
+async def test_an_accepted_trial_s_screenshots_become_the_head_s(tmp_path):
+    """The report a commit writes names screenshots that exist: a trial rendered under
+    ``renders/trials/<draft>`` moves into ``renders/`` with the commit (the trial folder is
+    removed when a change is reverted, so the report had pointed at deleted files)."""
+    project = _site_project(tmp_path / "p")
+    trial = project.renders_dir / "trials" / "t1"
+
+    async def shot(page: Path, plan, out_dir: Path):
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "screenshot-1280.png").write_bytes(b"new")
+        report = fake_report(page.read_text())
+        report.render.screenshot = str(out_dir / "screenshot-1280.png")
+        return report
+
+    async with Workspace.of(project).edit() as draft:
+        draft.write_text("index.html", "<h1>new</h1>")
+        await draft.verify(shot, trial)
+        await draft.commit("new page")
+    head = Project.open(project.root).read_report()
+    assert head.render.screenshot == str(project.renders_dir / "screenshot-1280.png")
+    assert Path(head.render.screenshot).read_bytes() == b"new"
+    assert not trial.exists()

@@ -49,6 +49,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import os
 import shutil
@@ -451,6 +452,7 @@ class Draft:
         staging = self.folder
         if self._shape(project.manifest.head) != self._base_files:
             staging = self._rebased(rebase)
+        trial = self._trial_renders()
         try:
             with saving("the version"):
                 if self._plan_written and self.plan is not None:
@@ -458,7 +460,10 @@ class Draft:
                 if self.report is not None:
                     report = self.report.model_copy()
                     report.target = str(project.site_dir / "index.html")
-                    atomic.write_text(staging / "report.json", _json(report))
+                    text = _json(report)
+                    if trial is not None:  # its screenshots become the head's (moved below)
+                        text = text.replace(_json_path(trial), _json_path(project.renders_dir))
+                    atomic.write_text(staging / "report.json", text)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
@@ -467,6 +472,8 @@ class Draft:
             staging, summary, job=self.job, element=element, level=level,
             proceed=lambda: not stop.is_set(),
         )  # fmt: skip
+        if trial is not None:
+            _promote(trial, project.renders_dir)
         if attempt is not None:
             attempt.version = version.id
             with saving("the attempt", "the version was saved"):
@@ -474,6 +481,13 @@ class Draft:
         if record is not None:
             record(version)
         return version
+
+    def _trial_renders(self) -> Path | None:
+        """The folder under ``renders/trials/`` the draft's report was rendered into, if so."""
+        shot = self.report.render.screenshot if self.report is not None else ""
+        trials = self.project.renders_dir / "trials"
+        folder = Path(shot).parent if shot else None
+        return folder if folder is not None and folder.parent == trials else None
 
     def _rebased(self, rebase: Rebase | None) -> Path:
         """A staging folder holding the latest site with this draft's writes replayed (the
@@ -506,6 +520,26 @@ class Draft:
     def _check_open(self) -> None:
         if self._committed or self._closed:
             raise ProjectError("this change was already committed or discarded")
+
+
+def _json_path(path: Path) -> str:
+    """``path`` as it appears inside a JSON string (backslashes escaped)."""
+    return json.dumps(str(path))[1:-1]
+
+
+def _promote(trial: Path, renders: Path) -> None:
+    """Move a committed trial's screenshots and crops into ``renders/`` (the head's), so the
+    report the commit wrote points at files that exist. A failure is logged: the version is
+    saved, its report then names the older pictures."""
+    try:
+        for item in trial.iterdir():
+            target = renders / item.name
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            os.replace(item, target)
+        trial.rmdir()
+    except OSError as exc:
+        log.warning("the accepted change's screenshots stay in %s: %s", trial, exc)
 
 
 def _read_plan(project: Project) -> DesignPlan | None:

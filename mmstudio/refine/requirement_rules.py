@@ -7,7 +7,10 @@ when the re-evaluation with the same brief improves (see :mod:`.verdict`):
   pointing at the section whose heading or id carries the label when there is one;
 - a short label shown with stray punctuation (“CREATIVE CAMP.”) → the punctuation goes;
 - buttons in a colour outside the brief's palette (a default blue) → the brief's button colour
-  with a readable ink.
+  with a readable ink;
+- a label set other than the brief says (not bold, not at its px size, not in capitals, not
+  centred …) → the elements whose whole text is the label get the declarations the failed
+  requirement names (its ``css`` evidence), marked ``data-mm-type`` and styled in one block.
 """
 
 from __future__ import annotations
@@ -21,7 +24,10 @@ from . import html_edit
 from .model import Change, RefineInput
 
 PATCH_KEY = "brief"
-CODES = ("req-layout", "req-nav", "req-copy", "req-label", "req-palette")
+CODES = ("req-layout", "req-nav", "req-copy", "req-label", "req-palette", "req-font")
+TYPE_KEY = "brief-type"
+_DECLARATION = re.compile(r"[a-z-]{3,20}")
+_VALUE = re.compile(r"[a-z0-9.# -]{1,20}")
 _BUTTONS = 'button,input[type="submit"],a.btn,a.button,a[class*="btn"],a[class*="cta"],.btn'
 
 
@@ -99,6 +105,8 @@ def fixable(issue: Issue) -> bool:
         return bool(issue.evidence.get("off")) and _button_colour(issue) is not None
     if issue.code == "req-nav":
         return "missing" in issue.message and _label(issue) is not None
+    if issue.code == "req-font":
+        return bool(_type_css(issue)) and bool(issue.evidence.get("labels"))
     return "stray punctuation" in issue.message and bool(issue.evidence.get("closest"))
 
 
@@ -124,6 +132,13 @@ def propose(inp: RefineInput) -> list[Change]:
     if labels:
         edit = _nav_edit(labels)
         changes.append(Change("global", None, ["req-nav"], "Nav links from the brief", page=edit))
+    typed = [i for i in issues if i.code == "req-font"]
+    if typed:
+        changes.append(
+            Change(
+                "global", None, ["req-font"], "Type as the brief sets it", page=_type_edit(typed)
+            )
+        )
     stray = [
         (i.evidence.get("closest"), _label(i))
         for i in issues
@@ -167,3 +182,60 @@ def _stray_edit(pairs: list[tuple[str, str]]):
         return html
 
     return edit
+
+
+def _type_css(issue: Issue) -> str:
+    """The issue's ``css`` evidence as declarations (model output and old reports are
+    untrusted: only plain property names and short values pass)."""
+    css = issue.evidence.get("css")
+    if not isinstance(css, dict):
+        return ""
+    return "".join(
+        f"{k}:{v}!important;"
+        for k, v in css.items()
+        if isinstance(k, str) and isinstance(v, str)
+        and _DECLARATION.fullmatch(k) and _VALUE.fullmatch(v)
+    )  # fmt: skip
+
+
+def _type_edit(issues: list[Issue]):
+    """An edit that marks the elements showing each issue's labels and styles them (one mark
+    per set of labels, carrying every declaration asked of it)."""
+    groups: dict[frozenset[str], str] = {}
+    for issue in issues:
+        key = frozenset(_fold(str(v)) for v in issue.evidence.get("labels") or [])
+        groups[key] = groups.get(key, "") + _type_css(issue)
+
+    def edit(html: str) -> str:
+        rules = []
+        for n, (wanted, css) in enumerate(groups.items(), 1):
+            marked = False
+            for _ in range(8):  # each mark shifts the offsets: parse again
+                node = _unmarked(html, wanted)
+                if node is None:
+                    break
+                html = html_edit.set_attribute(html, node, "data-mm-type", str(n))
+                marked = True
+            if marked:
+                rules.append(f'[data-mm-type="{n}"]{{{css}}}')
+        return html_edit.set_patch_block(html, TYPE_KEY, "\n".join(rules)) if rules else html
+
+    return edit
+
+
+def _unmarked(html: str, wanted: frozenset[str]):
+    """The first element not yet marked whose whole text is one of ``wanted`` and none of
+    whose children's is (the element itself, not its wrappers)."""
+    nodes = html_edit.parse(html)
+    for node in nodes:
+        if node.end <= 0 or node.tag in ("script", "style", "head", "title", "html", "body"):
+            continue
+        if "data-mm-type" in node.attrs or _fold(html_edit.text_of(html, node)) not in wanted:
+            continue
+        if not any(_fold(html_edit.text_of(html, nodes[c])) in wanted for c in node.children):
+            return node
+    return None
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())

@@ -8,6 +8,9 @@ Two arrangements a rule can read from the render's boxes (kind ``layout``, ``che
   lower-left corner of the photo reads “Sample Trail: Cloudveil Ridge”"). It passes when the
   smallest block showing the label overlaps a picture (an ``img``, a CSS background picture, a
   video, or a chart or map) by at least :data:`OVERLAP` of its own area.
+- ``headline`` — the brief calls the quote its headline ("The hero headline “Make Something
+  Slowly”", "the main heading reads …"): it must be the biggest text of its section. It passes
+  when its block is set at least :data:`HEADLINE_SHARE` of the largest font size there.
 - ``above-heading`` — the label comes first in its block ("At the very top of this block … sits
   a label: “RESEARCH ARCHIVE”", "“…” above the headline"). It passes when the label's box
   ends above the top of its section's main heading (the largest heading set bigger than the
@@ -27,9 +30,10 @@ from mmstudio.render.base import Box
 from mmstudio.render.facts import PageFacts, TextBlock
 
 from .model import Requirement, RequirementResult
-from .text import quotes, sentence_bounds, span, strip_label
+from .text import fold, quotes, sentence_bounds, span, strip_label
 
 OVERLAP = 0.25
+HEADLINE_SHARE = 0.9
 MAX_WORDS = 10
 NEAR = 160  # characters between the arrangement's words and the quote, at most
 
@@ -51,7 +55,14 @@ _AT_TOP = re.compile(
     r"(?:block|section|panel|card|column|hero|band|area|text\s+column|content))?\b(?!\s+of)",
     re.I,
 )
-_HINT = re.compile(rf"{_PICTURE}|\babove\b|\btop\b", re.I)
+_HINT = re.compile(
+    rf"{_PICTURE}|\babove\b|\btop\b|\bheadline|\b(?:main|hero|page)\s+(?:heading|title)", re.I
+)
+_HEADLINE = re.compile(
+    r"\b(?:(?:(?:hero|main|page|big|large|primary)\s+)?headline|(?:main|hero|page)\s+"
+    r"(?:heading|title))(?=[^.;“”]{0,64}“?$)",
+    re.I,
+)
 _LABEL_ROLE = re.compile(
     r"\b(?:label|tag|badge|chip|capsule|eyebrow|kicker|sticker|pill)s?\b", re.I
 )
@@ -78,6 +89,10 @@ def extract_placement(text: str, source: str = "prompt") -> list[Requirement]:
         at = start - s0
         role = ""
         on = [m for m in _ON_PICTURE.finditer(sentence) if _near(m, at)]
+        if _HEADLINE.search(sentence[:at]) and (label, "headline") not in seen:
+            seen.add((label, "headline"))
+            found.append(_placed(label, "headline", "as the biggest text of its section",
+                                 span(text, s0, s1, source)))  # fmt: skip
         if on and _role(text, start) != "in-image":
             role = "on-picture"
         elif any(_near(m, at) for m in _ABOVE.finditer(sentence)) or (
@@ -88,20 +103,15 @@ def extract_placement(text: str, source: str = "prompt") -> list[Requirement]:
             continue
         seen.add((label, role))
         words = "on the picture" if role == "on-picture" else "above its heading"
-        found.append(
-            Requirement(
-                id="",
-                kind="layout",
-                key=label,
-                role=role,
-                values=[label],
-                text=f"“{label}” {words}",
-                span=span(text, s0, s1, source),
-                severity="minor",
-                checker="placement",
-            )
-        )
+        found.append(_placed(label, role, words, span(text, s0, s1, source)))
     return found
+
+
+def _placed(label: str, role: str, words: str, where) -> Requirement:
+    return Requirement(
+        id="", kind="layout", key=label, role=role, values=[label], text=f"“{label}” {words}",
+        span=where, severity="major" if role == "headline" else "minor", checker="placement",
+    )  # fmt: skip
 
 
 def _clause(text: str, at: int) -> tuple[int, int]:
@@ -134,7 +144,26 @@ def check_placement(req: Requirement, facts: PageFacts) -> RequirementResult:
         return RequirementResult.of(req, "unchecked", "the labelled element is not on the page")
     if req.role == "on-picture":
         return _on_picture(req, blocks, facts)
+    if req.role == "headline":
+        return _headline(req, blocks, facts)
     return _above_heading(req, blocks, facts)
+
+
+def _headline(req: Requirement, blocks: list[TextBlock], facts: PageFacts) -> RequirementResult:
+    block = max(blocks, key=lambda b: b.font_size)
+    rivals = [
+        b for b in facts.blocks
+        if b.section == block.section and b is not block and fold(b.text) != fold(block.text)
+        and not b.header
+    ]  # fmt: skip
+    biggest = max(rivals, key=lambda b: b.font_size, default=None)
+    if biggest is None or block.font_size >= HEADLINE_SHARE * biggest.font_size:
+        return RequirementResult.of(req, "pass", "the biggest text here", element=_where(block))
+    msg = (
+        f"“{block.text[:40]}” is set at {block.font_size:g} px; “{biggest.text[:40]}” "
+        f"({biggest.font_size:g} px) is the biggest text of its section"
+    )
+    return RequirementResult.of(req, "fail", msg, element=_where(block))
 
 
 def _on_picture(req: Requirement, blocks: list[TextBlock], facts: PageFacts) -> RequirementResult:

@@ -40,8 +40,10 @@ MAX_WORDS = 12
 
 #: words that bring in the next element: the clause ends there
 _NEXT = re.compile(
-    r",?\s+(?:followed by|then|next to|beside|and|with an?|with the|while|whereas|alongside"
-    r"|(?:below|beneath|above|under) (?:it|this|that))\s",
+    r",?\s+(?:followed by|then|next to|beside|with an?|with the|while|whereas|alongside"
+    r"|(?:below|beneath|above|under) (?:it|this|that))\s"
+    # "bold and centered" is one element's; ", and beneath it", "and a line", "… and “" are not
+    r"|,\s+and\s|\s+and\s+(?=(?:an?|the|its|their|then)\s|$)|\s+and\s*$",
     re.I,
 )
 _CUT = re.compile(r"[.;:!?\n]\s|[“”\"]|\n")
@@ -230,5 +232,20 @@ def check_typography(req: Requirement, facts: PageFacts) -> RequirementResult:
     asked = req.text.split("” ", 1)[-1].removeprefix("… ")
     msg = f"“{first.text[:40]}” is not {asked}: {_seen(req.role, first)}"
     return RequirementResult.of(
-        req, "fail", msg, element=first.owner or first.section, labels=req.values[:8]
-    )
+        req, "fail", msg, element=first.owner or first.section, labels=req.values[:8],
+        css=_css(req.role, px),
+    )  # fmt: skip
+
+
+def _css(role: str, px: float | None) -> dict[str, str]:
+    """The CSS declarations that set a label as asked (what the refine rule applies)."""
+    return {
+        "bold": {"font-weight": "700"},
+        "italic": {"font-style": "italic"},
+        "underline": {"text-decoration": "underline"},
+        "upper": {"text-transform": "uppercase"},
+        "size": {"font-size": f"{px:g}px"} if px else {},
+        "center": {"text-align": "center"},
+        "right": {"text-align": "right"},
+        "left": {"text-align": "left"},
+    }.get(role, {})
