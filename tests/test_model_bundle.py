@@ -607,3 +607,26 @@ def test_the_usage_line_always_prints_the_cost_and_names_what_is_unpriced():
     free = {"calls": 2, "input_tokens": 10, "cost_usd": 0, "unpriced": 0}
     assert totals_line(free) == "calls 2, input_tokens 10, cost_usd 0"
     assert usage_line({"calls": 0, "total": free}) == ""
+
+
+async def test_a_generation_in_the_session_keeps_its_notices_until_they_are_shown(
+    tmp_path, monkeypatch
+):
+    from mmstudio.studio import session as session_module
+    from mmstudio.studio.create import NewProject
+    from mmstudio.studio.session import Session
+
+    made = new_project(tmp_path)
+    refused = "image photo-4: made by the offline maker: the safety system refused it"
+
+    async def fake_new_project(root, prompt, **kwargs):
+        return NewProject(project=made, plan=make_plan(), notices=[refused])
+
+    monkeypatch.setattr(session_module, "new_project", fake_new_project)
+    session = Session()
+    job = session.generate(tmp_path / "unused", "a page")
+    await session.jobs.wait(job.id)
+    assert session.project is not None and session.project.root == made.root
+    assert session.take_notices() == [refused]
+    assert session.take_notices() == [] and session.notices == []
+    session.close()

@@ -476,6 +476,7 @@ class MainWindow(ProjectCommands, JobOutcomes, QMainWindow):
             if str(root) in self.recent_projects() and not Path(root).is_dir():
                 self._remember(root, keep=False)
             return False
+        self.session_notices()  # e.g. the project's model settings cannot be read
         try:
             asyncio.get_running_loop()
         except RuntimeError:  # no loop runs (a test driving the window): read it now

@@ -30,6 +30,15 @@ class JobOutcomes:
         """Show a non-modal notice above the preview (info hides itself; errors stay)."""
         return self.notifications.notify(severity, message, details)
 
+    def session_notices(self) -> list[Notice]:
+        """Show what the session noted and has not shown yet (an asset made offline instead
+        of by the model, a model not used for the project) as warnings, also in the Log."""
+        shown = []
+        for line in self.session.take_notices():
+            log.warning("%s", line)
+            shown.append(self.notify("warning", line))
+        return shown
+
     def report_exception(self, exc: BaseException) -> Notice:
         """Log ``exc`` with its traceback (Log tab) and show it as a notice; expected errors
         (:data:`EXPECTED`) show as one line without the traceback."""
@@ -61,6 +70,7 @@ class JobOutcomes:
         # the panels follow the state, which reads the head again after each of these jobs
         if job.kind == "generate":
             self.notify("info", f"{job.result.root.name} is ready")
+            self.session_notices()
         elif job.kind == "evaluate":
             self._evaluated(job.result)
         elif job.kind == "feedback":

@@ -111,6 +111,14 @@ class Session:
         self._drop_models()
         self._release()
 
+    def take_notices(self) -> list[str]:
+        """The notices not yet shown (:attr:`notices`, one line each, oldest first: a model
+        not used for the open project, an asset the offline maker made instead of the
+        model), which are then cleared."""
+        taken = list(self.notices)
+        self.notices.clear()
+        return taken
+
     @property
     def flagged(self) -> set[str]:
         """The flagged elements (the state's)."""
@@ -220,6 +228,8 @@ class Session:
                     root, prompt, provider=provider, rounds=rounds, concurrency=concurrency,
                     progress=_progress(ctx), models=models,
                 )  # fmt: skip
+            # what fell back on the way (an asset made offline, a role not used) is told
+            self.notices.extend(result.notices)
             self._set_project(result.project)
             return result.project
 
