@@ -74,3 +74,23 @@ def test_dev_prompts_show_no_label_ending_in_a_comma() -> None:
     for prompt_id in ("047", "065", "076", "089"):
         stray = [t for t in _shown(plan_from_prompt(prompts[prompt_id])) if t.endswith((",", ";"))]
         assert not stray, (prompt_id, stray)
+
+
+def test_text_beside_a_picture_is_page_copy_not_words_in_the_picture() -> None:
+    plan = plan_from_prompt(  # dev prompts 060 and 101, abridged
+        "Design a dashboard called “ColorBloom Studio”.\n\n"
+        "At the top right of the header, a circular avatar illustration of a smiling face, and to "
+        "the right, the username text “Hey, Luna!” in medium-weight charcoal.\n\n"
+        "The hero card holds a whimsical illustration of a paint palette. The text block at the "
+        "top-left reads, in big friendly type, “Good morning, Luna!” on one line.\n\n"
+        "The gallery shows an illustration of a shop sign reading “OPEN” above a door."
+    )
+    shown = [
+        v
+        for s in plan.sections
+        for v in (*s.headings, *s.paragraphs, *s.tags, s.title, *[i.title for i in s.items])
+    ]
+    alts = " ".join(e.alt for e in plan.elements())
+    assert "Hey, Luna!" in shown and "— Hey, Luna!" not in alts  # not the picture's words
+    assert "Good morning, Luna!" in shown
+    assert "OPEN" not in shown and "— OPEN" in alts  # a sign in the picture keeps its words

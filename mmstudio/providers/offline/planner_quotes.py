@@ -51,6 +51,17 @@ _TYPEFACE_CUE = re.compile(
 )
 
 
+#: words right before a quote that make it the page's text, not words inside a nearby picture
+_PAGE_TEXT = re.compile(
+    r"\b(?:the|a|with|its|small|username|user name|greeting|overlay|label)?\s*"
+    r"(?:text|username|greeting|subtext|tagline|label text)\s*(?:that\s+)?"
+    r"(?:reading|reads|saying|says)?\s*:?\s*[“\"]?$"
+    r"|\b(?:text|text block|copy)\b[^.;“”\"]{0,40}\b(?:reads|reading|says|saying)\b"
+    r"[^.;“”\"]{0,30}$",
+    re.I,
+)
+
+
 @dataclass
 class Candidate:
     """One quote with the section draft, slot and sentence it goes to; ``text`` is the second
@@ -259,7 +270,16 @@ def _put(c: Candidate, prose: str) -> None:
     element = element_rules.element_at(draft.elements, c.unit, c.quote.start)
     shown = replace(c.quote, text=text)
     claimed = "pair" if c.text else slot  # an item's fields stay in the section together
-    if element is not None and element_rules.claims(element, claimed, c.explicit, shown):
+    page_text = (
+        element is not None
+        and element.modality == "image"
+        and _PAGE_TEXT.search(pt.blank_quotes(prose[max(0, c.quote.start - 90) : c.quote.start]))
+    )  # "next to the text “Welcome back, Luna”": the page's words beside a picture
+    if (
+        element is not None
+        and not page_text
+        and element_rules.claims(element, claimed, c.explicit, shown)
+    ):
         return
     if slot == "pair":
         pair_text, label = label_text(c.text, "paragraph"), label_text(c.label, "tag")
