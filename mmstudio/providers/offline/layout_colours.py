@@ -33,6 +33,8 @@ LARGE_CONTRAST = 3.0
 BUTTON_CONTRAST = 4.5
 #: how far (HLS lightness, 0–1) a named colour may move to read
 MAX_SHADE = 0.6
+#: the HLS lightness a shade stays within (darker or lighter, the hue is no longer seen)
+SHADE_RANGE = (0.2, 0.85)
 #: copy longer than this never gets a chip behind it (a paragraph on a coloured pill)
 CHIP_CHARS = 48
 _LARGE_TAGS = ("h1", "h2")
@@ -124,7 +126,8 @@ def readable_shade(
     hex_colour: str, surfaces: tuple[str, ...], minimum: float, most: float = MAX_SHADE
 ) -> str:
     """``hex_colour``, or the first of its shades — the same hue and saturation, lightness down
-    (up on a dark ground) in steps of 0.05, at most ``most`` — with at least ``minimum``
+    (up on a dark ground) in steps of 0.05, at most ``most`` and within :data:`SHADE_RANGE` —
+    with at least ``minimum``
     contrast (WCAG, 1–21) on every one of ``surfaces``; "" when none reaches it. A white,
     black or grey colour is no hue to shade: only the colour itself counts."""
     if not surfaces:
@@ -142,8 +145,8 @@ def readable_shade(
     hue, lightness, saturation = colorsys.rgb_to_hls(*(c / 255 for c in channels))
     for step in range(1, round(most * 20) + 1):  # the same hue and saturation, deeper
         moved = lightness + step / 20 if dark else lightness - step / 20
-        if not 0.0 <= moved <= 1.0:
-            break
+        if not SHADE_RANGE[0] <= moved <= SHADE_RANGE[1]:
+            break  # near black or white a hue is no longer seen
         r, g, b = colorsys.hls_to_rgb(hue, moved, saturation)
         shade = page_css.to_hex((r * 255, g * 255, b * 255))
         if reads(shade):
