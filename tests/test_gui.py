@@ -619,8 +619,9 @@ def test_turns_panel_marks_statuses_after_undo(window, qtbot):
     assert window.turns_panel.requirement_lines() == ["undone  t1.r1: say hello there"]
 
 
-def test_jobs_table_ticks_never_goes_back_and_ends_with_the_outcome(window):
-    """Finding 7: elapsed time while running, progress monotonic, no stale "rendering"."""
+def test_jobs_table_ticks_never_goes_back_and_ends_with_the_outcome(window, qtbot):
+    """Finding 7: elapsed time while running (it ticks with no job event: the "0.0 s" of a job
+    that reports no progress), progress monotonic, no stale "rendering"."""
     import time as clock
 
     table = window.jobs_panel.table
@@ -628,8 +629,13 @@ def test_jobs_table_ticks_never_goes_back_and_ends_with_the_outcome(window):
               progress=0.75, message="assets: hero", stage="assets")  # fmt: skip
     table.update_job(job)
     row = table._rows["job-5"]
-    table._tick()
-    assert float(table.item(row, 5).text().split()[0]) >= 3.0 and table._ticker.isActive()
+
+    def elapsed() -> float:
+        return float(table.item(row, 5).text().split()[0])
+
+    first = elapsed()
+    assert first >= 3.0 and table._ticker.isActive()
+    qtbot.waitUntil(lambda: elapsed() >= first + 0.4, timeout=10_000)  # no event: the ticker
     table.update_job(Job(**{**job.__dict__, "progress": 0.0, "message": "evaluate: rendering"}))
     assert table.cellWidget(row, 6).value() == 75
     report = Report(scores=Scores(layout=0.9).with_overall())
@@ -1081,3 +1087,203 @@ def test_none_survives_qt_calls_that_return_none():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
     )
     assert done.returncode == 0 and "alive" in done.stdout, done.stderr[-800:]
+
+
+# -- issue 19, finding 7: what was still covered only by the walkthrough ----------------------
+def test_a_feedback_turn_shows_in_the_plan_tree_when_its_job_ends(window):
+    """Finding 7: the plan tree went stale after a feedback turn. Once a turn's job that changed
+    the chart's type and title ends, the tree shows them (the section title too) with no manual
+    refresh: the state reads the head on the job's end and the tree redraws from it."""
+    project = window.session.project
+    data = _chart_plan().model_dump(mode="json")
+    project.write_plan(DesignPlan.model_validate(data))
+    project.commit("a chart")
+    window.refresh()
+    assert window.tree._items["sales"].text(0) == "chart (bar) · sales"
+    data["charts"][0]["title"] = "Revenue"
+    data["charts"][0]["attributes"]["chart_type"] = "line"
+    data["sections"][0]["title"] = "Figures"
+
+    async def turn():
+        async def run(ctx):  # what a committed turn does to the project
+            project.write_plan(DesignPlan.model_validate(data))
+            return project.commit("turn 1: a line chart titled Revenue").id
+
+        job = window.session.jobs.submit("feedback", run)
+        done = await window.session.jobs.wait(job.id)
+        assert done.state == "done", done.error
+        assert window.studio._reading is not None  # the job's end started the read
+        await window.studio._reading
+        return done.result
+
+    version = asyncio.run(turn())
+    assert window.snapshot.head == version
+    chart = window.tree._items["sales"]
+    assert chart.text(0) == "chart (line) · sales"
+    assert chart.child(0).text(0) == "title: Revenue"
+    assert window.tree._items["numbers"].text(0) == "charts · Figures"
+
+
+def test_the_docks_sizes_come_back_with_the_project(qtbot, project):
+    """Finding 7: the docks' sizes were lost on reopen; they are kept per project (the window's
+    dock layout, saved when the project is left). The Jobs dock's height here: offscreen, the
+    side docks sit at their minimum widths beside the 1280 px preview."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDockWidget
+
+    from mmstudio.gui.main_window import MainWindow
+
+    def jobs_dock(window) -> QDockWidget:
+        return window.findChild(QDockWidget, "jobs-dock")
+
+    first = MainWindow()
+    qtbot.addWidget(first)
+    first.show()
+    first.open_project(project.root)
+    first.resizeDocks([jobs_dock(first)], [260], Qt.Orientation.Vertical)
+    qtbot.waitUntil(lambda: abs(jobs_dock(first).height() - 260) <= 8, timeout=5_000)
+    first.close()  # saves the project's state, lets go of its lock
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.show()
+    again.restoreState(first.saveState())  # the window's own layout: the project's must win
+    again.resizeDocks([jobs_dock(again)], [150], Qt.Orientation.Vertical)
+    qtbot.waitUntil(lambda: abs(jobs_dock(again).height() - 150) <= 8, timeout=5_000)
+    again.open_project(project.root)
+    qtbot.waitUntil(lambda: abs(jobs_dock(again).height() - 260) <= 8, timeout=5_000)
+
+
+def test_a_project_locked_by_another_process_stays_in_recent_projects(qtbot, project):
+    """Finding 7: a failed open because another process holds the lock kept the notice but
+    dropped the project from Recent Projects; it stays (its folder is there)."""
+    import subprocess
+    import sys
+
+    from mmstudio.gui.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    assert window.open_project(project.root)
+    window.session.close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", (
+            "import sys, time; from pathlib import Path; "
+            "from mmstudio.project.lock import writer_lock\n"
+            "with writer_lock(Path(sys.argv[1]), 'mmstudio refine'):\n"
+            "    print('held', flush=True); time.sleep(60)"
+        ), str(project.root)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        assert window.open_project(project.root) is False
+        assert "another MM Studio process" in window.notifications.notices[-1].message.text()
+        assert window.recent_projects()[0] == str(project.root)
+        assert window.recent_menu.actions()[0].text() == str(project.root)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_the_annotate_editor_shows_the_new_page_after_send(window, qtbot, monkeypatch):
+    """Finding 7: after Send, the editor stayed on the screenshot taken before the turn. Once
+    the turn's job is done, the page is captured again and the editor starts over on it (no old
+    marks); a turn that failed keeps the editor as it was."""
+    from types import SimpleNamespace
+
+    from PySide6.QtGui import QImage
+
+    import mmstudio.feedback.turn as turn_module
+    from mmstudio.feedback import Annotation
+    from mmstudio.feedback.annotation import Shape
+    from mmstudio.gui import annotate
+
+    project = window.session.project
+    renders = project.root / "fake-renders"
+    renders.mkdir()
+
+    async def render(site, width, out_dir):  # the page as the turn left it: 640 × 900
+        shot = renders / "after.png"
+        Image.new("RGB", (640, 900), "#aa3311").save(shot)
+        return SimpleNamespace(screenshot=str(shot), probe=None)
+
+    monkeypatch.setattr(turn_module, "default_render", render)
+    outcome = {"fail": True}
+
+    class Service:
+        def submit(self, text, annotation, png):
+            async def run(ctx):
+                if outcome["fail"]:
+                    raise RuntimeError("the critic could not render the page")
+                return SimpleNamespace(requirements=[], verdicts=[], failing=[],
+                                       not_understood=[], forgetting=[], version="v2")  # fmt: skip
+
+            return window.session.jobs.submit("feedback", run)
+
+    monkeypatch.setattr(window.session, "feedback", lambda: Service())
+    old = QImage(300, 200, QImage.Format.Format_RGB32)
+    window.annotator = dialog = annotate.AnnotateDialog(
+        old, [], Annotation(device_width=300), project.root / "annotations", window
+    )
+    qtbot.addWidget(dialog)
+    dialog.canvas.add_shape(Shape(id="s1", kind="rect", x=10, y=10, w=50, h=50))
+
+    async def send_and_wait() -> None:
+        job = annotate._send(window, "make it darker", dialog.canvas.annotation, None)
+        await window.session.jobs.wait(job.id)
+        for _ in range(200):
+            captures = [j for j in window.session.jobs.jobs.values()
+                        if j.kind == "annotate-capture"]  # fmt: skip
+            if all(j.state not in ("queued", "running") for j in captures):
+                await asyncio.sleep(0.01)
+                break
+            await asyncio.sleep(0.02)
+        if window.studio._reading is not None:
+            await window.studio._reading
+
+    asyncio.run(send_and_wait())
+    assert dialog.canvas.background.size().toTuple() == (300, 200)  # failed: nothing to show
+    assert len(dialog.canvas.annotation.shapes) == 1 and dialog.send_button.isEnabled()
+    outcome["fail"] = False
+    asyncio.run(send_and_wait())
+    assert dialog.canvas.background.size().toTuple() == (640, 900)
+    assert dialog.canvas.annotation.shapes == [] and dialog.canvas.annotation.device_width == 300
+    assert dialog.recaptured and "the page as it now is" in dialog.state.text()
+
+
+# -- budget 5: the score plot takes no GIL from the GUI loop -----------------------------------
+def _plot_versions(count: int):
+    from types import SimpleNamespace
+
+    return [SimpleNamespace(scores={"overall": 0.5 + i / 20, "layout": 0.8}) for i in range(count)]
+
+
+def test_the_score_plot_is_drawn_in_a_process_of_its_own(qtbot):
+    """Drawing the plot holds the GIL for 70–80 ms; in a thread of the app the GUI loop waited
+    for it. It is drawn in the app's plot process and shown when its PNG comes back."""
+    from mmstudio.gui.score_plot import ScorePlot
+    from mmstudio.gui.score_render import plot_pool
+
+    plot = ScorePlot()
+    qtbot.addWidget(plot)
+    plot.resize(330, 210)
+    plot.show_versions(_plot_versions(4))
+    qtbot.waitUntil(lambda: plot.pixmap().width() == 330, timeout=60_000)
+    assert plot.pixmap().height() == 210
+    assert plot_pool().submit(os.getpid).result(timeout=60) != os.getpid()
+
+
+def test_without_its_process_the_score_plot_is_drawn_in_a_thread(qtbot, monkeypatch, caplog):
+    from mmstudio.gui import score_plot
+
+    def no_process():
+        raise RuntimeError("cannot start a process here")
+
+    monkeypatch.setattr(score_plot, "plot_pool", no_process)
+    plot = score_plot.ScorePlot()
+    qtbot.addWidget(plot)
+    plot.resize(310, 190)
+    plot.show_versions(_plot_versions(3))
+    qtbot.waitUntil(lambda: plot.pixmap().width() == 310, timeout=60_000)
+    assert "cannot start a process here" in caplog.text
