@@ -41,23 +41,64 @@ TICK_MS, GOAL_MS = 10, 100.0
 
 
 class Watchdog(threading.Thread):
-    """While the main thread has run > ``late_ms`` of CPU since the probe's last tick (it is
-    holding the loop, not waiting for a core), samples its stack every 10 ms and counts the
-    innermost mmstudio frame."""
+    """Samples every 10 ms. While the main thread has run > ``late_ms`` of CPU since the probe's
+    last tick (it is holding the loop, not waiting for a core), counts its innermost mmstudio
+    frame (``where``). While the loop is late by wall clock (> ``late_ms`` since the last tick)
+    and its thread is blocked (neither running nor waiting for a core in that sample), charges
+    the time every other thread ran or waited for a core in the sample to the frame it was at
+    (``others``, ms): the threads that held the GIL the loop waited for."""
 
     def __init__(self, probe: Probe, late_ms: float = 25.0) -> None:
-        super().__init__(daemon=True)
+        super().__init__(daemon=True, name="stall-watchdog")
         self.probe, self.late_s = probe, late_ms / 1000
         self.main = threading.main_thread().ident
         self.clock = time.pthread_getcpuclockid(self.main)
         self.where: Counter[str] = Counter()
+        self.others: Counter[str] = Counter()  # "thread · frame" → ms run while the loop waited
         self.stop = threading.Event()
+        self._cpu: dict[int, float] = {}
+        self._main_stat = f"/proc/self/task/{threading.main_thread().native_id}/schedstat"
+        self._main_was = self._main_sched()
+
+    def _main_sched(self) -> float:
+        """The main thread's CPU + run-queue time (ms): what grows unless it is blocked."""
+        try:
+            with open(self._main_stat) as stat:
+                on_cpu, queued, _ = stat.read().split()
+        except (OSError, ValueError):
+            return float("nan")
+        return (int(on_cpu) + int(queued)) / 1e6
+
+    def _thread_cpu(self) -> dict[int, float]:
+        """CPU + run-queue seconds of every live Python thread but this one (a thread that
+        holds the GIL while it waits for a core makes the loop wait too)."""
+        found = {}
+        for thread in threading.enumerate():
+            if thread.ident in (None, self.ident) or thread.native_id is None:
+                continue
+            try:
+                with open(f"/proc/self/task/{thread.native_id}/schedstat") as stat:
+                    on_cpu, queued, _ = stat.read().split()
+            except (OSError, ValueError):  # the thread ended
+                continue
+            found[thread.ident] = (int(on_cpu) + int(queued)) / 1e9
+        return found
 
     def run(self) -> None:
+        names = {}
         while not self.stop.wait(0.01):
-            if time.clock_gettime(self.clock) - self.probe._last_cpu > self.late_s:
-                frame = sys._current_frames().get(self.main)
-                stack = traceback.extract_stack(frame) if frame else []
+            cpu = self._thread_cpu()
+            ran = {t: c - self._cpu.get(t, c) for t, c in cpu.items()}
+            self._cpu = cpu
+            main_held = time.clock_gettime(self.clock) - self.probe._last_cpu
+            late = time.perf_counter() - self.probe._last > self.late_s
+            main_now = self._main_sched()
+            blocked = main_now - self._main_was < 2.0  # < 2 ms run or queued in this sample
+            self._main_was = main_now
+            frames = sys._current_frames()
+            if main_held > self.late_s:
+                held = frames.get(self.main)
+                stack = traceback.extract_stack(held) if held is not None else []
                 ours = [f for f in stack if "/mmstudio/" in f.filename]
                 if ours:
                     f = ours[-1]
@@ -65,23 +106,60 @@ class Watchdog(threading.Thread):
                 elif stack:  # Qt or a library called from the loop itself
                     f = stack[-1]
                     self.where[f"({Path(f.filename).name}:{f.lineno} {f.name})"] += 1
+            elif late and blocked:  # the loop waits, not for a core: who held the GIL?
+                if not names or any(t not in names for t in ran):
+                    names = {t.ident: t.name for t in threading.enumerate()}
+                for ident, seconds in ran.items():
+                    if ident == self.main or seconds < 0.001 or ident not in frames:
+                        continue
+                    self.others[f"{names.get(ident, ident)} · {_frame_of(frames[ident])}"] += (
+                        seconds * 1000
+                    )
+
+
+def _frame_of(frame) -> str:
+    """The innermost frame of a thread's stack, with its innermost mmstudio frame."""
+    stack = traceback.extract_stack(frame)
+    if not stack:
+        return "?"
+    inner = stack[-1]
+    text = f"{Path(inner.filename).name}:{inner.lineno} {inner.name}"
+    ours = [f for f in stack if "/mmstudio/" in f.filename]
+    if ours and ours[-1] is not inner:
+        text += f" ← {Path(ours[-1].filename).name}:{ours[-1].lineno} {ours[-1].name}"
+    return text
+
+
+def _sched_ms() -> tuple[float, float]:
+    """(CPU time, time waiting in the run queue for a core) of the calling thread, in ms, from
+    Linux's /proc/thread-self/schedstat; (nan, nan) where there is none."""
+    try:
+        with open("/proc/thread-self/schedstat") as stat:
+            on_cpu, queued, _ = stat.read().split()
+    except (OSError, ValueError):
+        return float("nan"), float("nan")
+    return int(on_cpu) / 1e6, int(queued) / 1e6
 
 
 class Probe:
-    """Records the gaps (ms) between ticks of a 10 ms QTimer, and the CPU time (ms) the loop's
-    thread used in each gap (``cpu``): a gap with little CPU was the thread waiting — for a
-    core on a loaded machine, or for the GIL — not our code holding the loop."""
+    """Records the gaps (ms) between ticks of a 10 ms QTimer, the CPU time (ms) the loop's
+    thread used in each gap (``cpu``: our code holding the loop), and the part of each gap the
+    thread spent neither running nor waiting for a core, beyond the timer's own 10 ms
+    (``blocked``: waiting for the GIL another thread holds, or for the disk). A gap with little
+    CPU and little blocked time was the thread waiting for a core on a loaded machine."""
 
     def __init__(self) -> None:
         from PySide6.QtCore import QTimer
 
         self.gaps: list[float] = []
         self.cpu: list[float] = []
+        self.blocked: list[float] = []
         self.phases: list[str] = []
         self.worst_at = ""
         self.phase = "start"
         self._last = time.perf_counter()
         self._last_cpu = time.thread_time()
+        self._last_sched = _sched_ms()
         self.timer = QTimer()
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self.tick)
@@ -93,10 +171,12 @@ class Probe:
         if not self.gaps or gap > max(self.gaps):
             self.worst_at = self.phase
         self.gaps.append(gap)
-        cpu = time.thread_time()
+        cpu, sched = time.thread_time(), _sched_ms()
         self.cpu.append((cpu - self._last_cpu) * 1000)
+        ran, queued = (sched[0] - self._last_sched[0]), (sched[1] - self._last_sched[1])
+        self.blocked.append(max(0.0, gap - ran - queued - TICK_MS))
         self.phases.append(self.phase)
-        self._last, self._last_cpu = now, cpu
+        self._last, self._last_cpu, self._last_sched = now, cpu, sched
 
     def stalls(self, suffix: str = "") -> list[float]:
         """Stalls (ms) of the ticks whose phase ends with ``suffix`` (all by default)."""
@@ -107,6 +187,11 @@ class Probe:
         """CPU time (ms) the loop thread ran between ticks whose phase ends with ``suffix``:
         the part of each stall that was our code, whatever the machine's load."""
         return [c for c, p in zip(self.cpu, self.phases, strict=True) if p.endswith(suffix)]
+
+    def waited(self, suffix: str = "") -> list[float]:
+        """Blocked time (ms) between ticks whose phase ends with ``suffix``: the loop thread
+        off the CPU while not waiting for a core (the GIL, mostly), whatever the load."""
+        return [b for b, p in zip(self.blocked, self.phases, strict=True) if p.endswith(suffix)]
 
 
 async def one_pass(window, probe: Probe, prompt: str, root: Path, tag: str) -> None:
@@ -188,6 +273,8 @@ def run(prompt: str, slow_ms: float = 0.0, prewarm: bool = False, where: bool = 
     watchdog.stop.set()
     for place, samples in watchdog.where.most_common(12):
         print(f"  loop held at {place}: {samples * 10} ms sampled")
+    for place, ms in watchdog.others.most_common(12):
+        print(f"  while the loop waited, ran {place}: {ms:.0f} ms (on a core or queued)")
     return probe
 
 
@@ -210,6 +297,16 @@ def main() -> int:
               f"CPU between ticks: max {max(held):.0f} ms, "
               f"{sum(h > GOAL_MS / 2 for h in held)} > {GOAL_MS / 2:.0f} ms, "
               f"{sum(h > GOAL_MS for h in held)} > {GOAL_MS:.0f} ms")  # fmt: skip
+        waited = probe.waited(tag)
+        print(f"  loop thread blocked (not running, not waiting for a core: the GIL) beyond a "
+              f"tick: max {max(waited):.0f} ms, {sum(w > 20 for w in waited)} > 20 ms, "
+              f"{sum(waited):.0f} ms in all")  # fmt: skip
+        by_phase: dict[str, float] = {}
+        for b, p in zip(probe.blocked, probe.phases, strict=True):
+            if p.endswith(tag):
+                by_phase[p] = max(by_phase.get(p, 0.0), b)
+        print("  longest blocked gap per phase: "
+              + ", ".join(f"{p} {b:.0f} ms" for p, b in by_phase.items()))  # fmt: skip
     worst = max(probe.stalls("#1") + probe.stalls("#2"))  # not the prewarm phase
     print(f"{len(probe.gaps)} ticks over {time.perf_counter() - started:.1f} s; longest stall "
           f"{worst:.0f} ms during {probe.worst_at}")  # fmt: skip

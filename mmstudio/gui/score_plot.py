@@ -1,28 +1,32 @@
-"""The score plot (matplotlib) of the page's scores across versions, drawn off the GUI thread.
+"""The score plot (matplotlib) of the page's scores across versions, drawn off the GUI process.
 
-Drawing the figure costs 70–80 ms on a 2-core machine — most of a 100 ms stall budget — so the
-plot is rendered with matplotlib's Agg canvas in a worker thread (each render builds its own
-``Figure``: nothing is shared between threads) and shown as a pixmap. Invariants: the latest
-request wins (an older render that finishes late is dropped); identical data is not redrawn; a
-resize redraws once the size has settled.
+The figure is drawn by :func:`mmstudio.gui.score_render.render_png` in the app's plot process
+(:func:`~mmstudio.gui.score_render.plot_pool`): drawing it holds the GIL for 70–80 ms, which a
+thread of the app would take from the GUI loop. The PNG comes back to the GUI thread and is shown
+as a pixmap. Invariants: the latest request wins (an older render that finishes late is
+dropped); identical data is not redrawn; a resize redraws once the size has settled; if the plot
+process cannot be used (it died, or cannot start), the render runs in a thread instead, with a
+log line — the plot is never left undrawn.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
-from io import BytesIO
+from concurrent.futures import Future
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from mmstudio.gui import bridge
+from mmstudio.gui.score_render import Series, drop_pool, plot_pool, render_png
+from mmstudio.project.errors import one_line
 from mmstudio.project.versions import Version
 from mmstudio.report import DIMENSIONS
 
-Series = tuple[tuple[str, tuple[float | None, ...]], ...]
+log = logging.getLogger(__name__)
 
 
 def series_of(versions: list[Version]) -> Series:
@@ -33,38 +37,6 @@ def series_of(versions: list[Version]) -> Series:
         if any(y is not None for y in ys):
             out.append((name, ys))
     return tuple(out)
-
-
-def render_png(series: Series, count: int, size: QSize, dpi: float = 100.0) -> bytes:
-    """The plot of ``series`` over ``count`` versions as PNG bytes of ``size`` px (thread-safe:
-    a figure of its own, the Agg canvas, no Qt)."""
-    figure = Figure(figsize=(size.width() / dpi, size.height() / dpi), dpi=dpi)
-    FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
-    if not count:
-        axes.set_axis_off()
-        axes.text(0.5, 0.5, "no versions yet", ha="center", va="center", color="#8A9099")
-    else:
-        xs = list(range(1, count + 1))
-        for name, ys in series:
-            axes.plot(
-                xs,
-                [float("nan") if y is None else y for y in ys],
-                marker="o",
-                markersize=3.5,
-                linewidth=2.2 if name == "overall" else 1.0,
-                label=name,
-            )
-        axes.set_ylim(0, 1.05)
-        axes.set_xticks(xs if count <= 12 else xs[:: max(1, count // 10)])
-        axes.set_xlabel("version", fontsize=8)
-        axes.tick_params(labelsize=7)
-        if series:
-            axes.legend(fontsize=6, loc="lower right", ncols=2)
-    figure.tight_layout(pad=0.4)
-    buffer = BytesIO()
-    figure.savefig(buffer, format="png", dpi=dpi)
-    return buffer.getvalue()
 
 
 class ScorePlot(QLabel):
@@ -99,13 +71,36 @@ class ScorePlot(QLabel):
             return
         self._drawn = key
         self._request += 1
-        request, series, count = self._request, self._series, self._count
+        args = (self._series, self._count, size.width(), size.height())
+        request = self._request
 
-        def work() -> None:
-            png = render_png(series, count, size)
-            bridge.call_soon(self, lambda plot: plot.show_png(request, png))
+        def deliver(png: bytes) -> None:  # any thread
+            with contextlib.suppress(RuntimeError):  # the app is closing: nowhere to show it
+                bridge.call_soon(self, lambda plot: plot.show_png(request, png))
 
-        threading.Thread(target=work, name="score-plot", daemon=True).start()
+        def in_thread() -> None:
+            threading.Thread(
+                target=lambda: deliver(render_png(*args)), name="score-plot", daemon=True
+            ).start()
+
+        def drawn(future: Future) -> None:  # the pool's thread
+            if future.cancelled():
+                return
+            problem = future.exception()
+            if problem is None:
+                deliver(future.result())
+                return
+            log.warning("the score plot's process failed (%s); drawing in a thread",
+                        one_line(problem))  # fmt: skip
+            drop_pool(pool)
+            in_thread()
+
+        try:
+            pool = plot_pool()
+            pool.submit(render_png, *args).add_done_callback(drawn)
+        except (OSError, RuntimeError) as exc:  # no process (or it broke): a thread, as before
+            log.warning("no process for the score plot (%s); drawing in a thread", one_line(exc))
+            in_thread()
 
     def show_png(self, request: int, png: bytes) -> None:
         """Show a finished render unless a newer one was requested since."""
