@@ -334,3 +334,51 @@ async def test_evaluation_renders_every_page_and_names_the_page_of_each_issue(re
     assert broken.pages[0].issues == clean.pages[0].issues
     one = await core.evaluate(site / "about.html", out_dir=tmp_path / "r3")
     assert one.pages == [] and all(i.page is None for i in one.issues)
+
+
+@requires_browser
+@session_loop
+async def test_feedback_turns_add_a_page_change_it_and_remove_it_with_no_dangling_link(
+    renderer, tmp_path
+):
+    from mmstudio.feedback import FeedbackTurn
+    from mmstudio.project import Project
+
+    plan = plan_from_prompt(BAKERY)
+    project = Project.create(tmp_path / "p", prompt=BAKERY, provider="offline", title="Crumb")
+    staging = project.staging_dir() / "site"
+    staging.mkdir(parents=True)
+    await build_site(plan, OfflineDesigner(), staging)
+    project.install_site(staging)
+    project.write_plan(plan)
+    project.commit("first")
+    site = project.site_dir
+    files = ["index.html", "about.html", "contact.html"]
+
+    await FeedbackTurn(project, rescore=False).run(
+        'Add a dedicated "Wholesale" page with a "Wholesale" link in the navigation menu, where '
+        "cafes can see our bulk prices."
+    )
+    assert (site / "wholesale.html").is_file()
+    for name in [*files, "wholesale.html"]:  # every page's navigation reaches the new page
+        assert "wholesale.html" in site_pages.page_links((site / name).read_text()), name
+    assert site_pages.dangling_links(site) == []
+    new = (site / "wholesale.html").read_text()
+    assert ">Wholesale</h2>" in new and '<a href="wholesale.html" aria-current="page">' in new
+    assert "about.html" in site_pages.page_links(new)  # the shared frame came along
+    assert [p.path for p in project.read_plan().site_pages()] == [*files, "wholesale.html"]
+
+    before = (site / "index.html").read_text()
+    await FeedbackTurn(project, rescore=False).run(
+        'Enhance the "Wholesale" page by adding a search bar to find breads.'
+    )
+    assert "data-mm-filter-input" in (site / "wholesale.html").read_text()  # a non-index page
+    assert "data-mm-filter-input" not in (site / "index.html").read_text()
+    assert (site / "index.html").read_text().count(">Wholesale<") == before.count(">Wholesale<")
+
+    await FeedbackTurn(project, rescore=False).run("Remove the Wholesale page.")
+    assert not (site / "wholesale.html").exists()
+    assert site_pages.dangling_links(site) == []
+    for name in files:
+        assert "wholesale.html" not in (site / name).read_text(), name
+    assert [p.path for p in project.read_plan().site_pages()] == files

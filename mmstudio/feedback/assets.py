@@ -51,11 +51,16 @@ _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _WEEK = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
 
+#: the bytes a draft's ``files`` holds for a site file the turn removes (a page it drops)
+REMOVED = b"\0mm-removed\0"
+
+
 @dataclass
 class Draft:
     """A candidate result of a turn: ``page`` (the HTML of index.html), ``files`` to write into
-    the site (site-relative path → bytes; new or replaced assets), the ``plan`` (None: the
-    project has none), whether the plan changed, and the real ``site_dir`` it builds on."""
+    the site (site-relative path → bytes; new or replaced assets and other pages of the site;
+    :data:`REMOVED` for a file the turn removes), the ``plan`` (None: the project has none),
+    whether the plan changed, and the real ``site_dir`` it builds on."""
 
     page: str
     plan: DesignPlan | None = None
@@ -68,7 +73,7 @@ class Draft:
         if path == "index.html":
             return self.page.encode("utf-8")
         if path in self.files:
-            return self.files[path]
+            return None if self.files[path] == REMOVED else self.files[path]
         if self.site_dir is None:
             return None
         try:
@@ -99,10 +104,14 @@ def apply(draft: Draft, req: Requirement, key: str, font_px: float = 16.0, repai
 
 
 def build_feature(draft: Draft, req: Requirement) -> Draft:
-    """The feature ``req`` asks for built into the page (:func:`mmstudio.feedback.features.
-    build`), with the kit scripts and stylesheets it loads added to the draft's files. A
-    feature already built (a repair, a retry) is left as it is."""
-    from mmstudio.pipeline import behaviours as kit
+    """The feature ``req`` asks for built into the site (:func:`mmstudio.feedback.features.
+    build`), with the kit scripts and stylesheets it loads added to the draft's files. Where:
+    the page that holds the feature already (the homepage or another page of the site: a turn
+    can change any page); else a new page of its own when the words ask for one
+    (``spec.page``: its file ``<name>.html`` made from the homepage's frame, linked from the
+    navigation of every page and added to the plan's pages); else the homepage.
+    ``spec.drop`` removes the page the words name instead (:func:`drop_site_page`). A feature
+    already built (a repair, a retry) is left as it is. Raises OperationError (one line)."""
 
     from . import features
 
@@ -110,17 +119,132 @@ def build_feature(draft: Draft, req: Requirement) -> Draft:
         spec = features.FeatureSpec.loads(req.content)
     except (ValueError, TypeError) as exc:
         raise OperationError(f"no feature to build: {exc}") from None
-    if html_edit.find(draft.page, "data-mm-feature", req.id) is not None:
+    if spec.drop:
+        return drop_site_page(draft, spec.name)
+    key = req.id.replace(".", "-")
+    pages = site_pages(draft)
+    if any(html_edit.find(h, "data-mm-feature", req.id) for h in pages.values()):
         return draft
+    path = "index.html"
+    if spec.name and features.find_feature(draft.page, spec.name) is None:
+        path = next((p for p, h in pages.items()
+                     if p != "index.html" and features.find_feature(h, spec.name)),
+                    "index.html")  # fmt: skip
+        if path == "index.html" and spec.page:
+            return _new_page(draft, spec, req, key, pages)
     try:
-        page, names = features.build(draft.page, spec, req.id.replace(".", "-"))
+        page, names = features.build(pages[path], spec, key)
     except (ValueError, KeyError) as exc:
         raise OperationError(f"cannot build the feature: {exc}") from None
-    draft.page = _mark_feature(page, req.id)
+    _write_page(draft, path, _mark_feature(page, req.id))
+    _kit_files(draft, names)
+    return draft
+
+
+def site_pages(draft: Draft) -> dict[str, str]:
+    """The draft's pages: site-relative file → HTML (``index.html`` first, then the site
+    folder's other top-level ``*.html`` and the pages the turn made, minus those it removed)."""
+    found = {"index.html": draft.page}
+    names = set()
+    if draft.site_dir is not None and draft.site_dir.is_dir():
+        names |= {p.name for p in draft.site_dir.glob("*.html")}
+    names |= {p for p in draft.files if "/" not in p and p.endswith(".html")}
+    for name in sorted(names - {"index.html"}):
+        data = draft.read(name)
+        if data is not None:
+            found[name] = data.decode("utf-8", errors="replace")
+    return found
+
+
+def _write_page(draft: Draft, path: str, html: str) -> None:
+    if path == "index.html":
+        draft.page = html
+    else:
+        draft.files[path] = html.encode("utf-8")
+
+
+def _kit_files(draft: Draft, names: list[str]) -> None:
+    from mmstudio.pipeline import behaviours as kit
+
+    from . import features
+
     draft.files.update(kit.files(names) if names else {})
     draft.files[features.FEATURE_CSS] = features.stylesheet()
     if names:
         draft.files[kit.CSS_PATH] = (kit.kit_dir() / "behaviours.css").read_bytes()
+
+
+def _new_page(draft: Draft, spec, req: Requirement, key: str, pages: dict[str, str]) -> Draft:
+    """A page of its own for the feature ``spec`` (see :func:`build_feature`)."""
+    from . import features
+
+    title = spec.name
+    stem = features.slug(title)
+    taken = set(pages) | set(draft.files)
+    path, n = f"{stem}.html", 2
+    while path in taken or stem in ("index", "home"):
+        stem, n = f"{features.slug(title)}-{n}", n + 1
+        path = f"{stem}.html"
+    body_spec = features.FeatureSpec.loads(spec.dumps())
+    body_spec.page, body_spec.menu, body_spec.place = False, False, "start"
+    body_spec.controls = [c for c in body_spec.controls if not c.menu]
+    try:
+        html, names = features.build(features.page_frame(draft.page, title), body_spec, key)
+    except (ValueError, KeyError) as exc:
+        raise OperationError(f"cannot build the page: {exc}") from None
+    label = next((c.label for c in spec.controls if c.menu), "") or title
+    pages = {**pages, path: _mark_feature(html, req.id)}
+    for file, page in pages.items():  # every page's navigation links to the new one
+        _write_page(draft, file, features.nav_link(page, label, path, current=file == path))
+    _kit_files(draft, names)
+    if draft.plan is not None:
+        from pydantic import ValidationError
+
+        from mmstudio.plan import add_page
+
+        try:
+            plan, made = add_page(draft.plan, title, nav_label=label)
+        except ValidationError:
+            plan = None  # the site still has the page; the plan keeps its pages as they were
+        if plan is not None and made.path == path:
+            draft.plan, draft.plan_changed = plan, True
+    return draft
+
+
+def drop_site_page(draft: Draft, name: str) -> Draft:
+    """``draft`` without the page ``name`` names (by its title, first heading or file name):
+    its file is removed and every other page loses its links to it (a navigation entry goes,
+    a link in text becomes its words: :func:`mmstudio.pipeline.pages.unlink_page`); the plan
+    loses the page too. Raises OperationError when no page other than the homepage is named."""
+    from mmstudio.pipeline.pages import unlink_page
+
+    from . import features
+
+    pages = site_pages(draft)
+    best, score = "", 0.0
+    for path, html in pages.items():
+        if path == "index.html":
+            continue
+        title = re.search(r"<title>(.*?)</title>", html, re.S)
+        heads = re.findall(r"<h[12]\b[^>]*>(.*?)</h[12]>", html, re.S)[:1]
+        label = " ".join([path[:-5].replace("-", " "), title.group(1) if title else "", *heads])
+        found = features.overlap(name, re.sub(r"<[^>]+>", " ", label))
+        if found > score:
+            best, score = path, found
+    if score < 0.6:
+        raise OperationError(f"no page of the site is “{name}” (the homepage stays)")
+    draft.files[best] = REMOVED
+    for path, html in pages.items():
+        if path != best:
+            changed = unlink_page(html, best)
+            if changed != html:
+                _write_page(draft, path, changed)
+    if draft.plan is not None:
+        from mmstudio.plan import remove_page
+
+        page = next((p for p in draft.plan.pages if p.path == best), None)
+        if page is not None:
+            draft.plan, draft.plan_changed = remove_page(draft.plan, page.id), True
     return draft
 
 

@@ -16,6 +16,7 @@ import html
 import json
 import logging
 import math
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -295,13 +296,22 @@ def _check_feature(req, m):
     from . import features
 
     spec = features.FeatureSpec.loads(req.content)
-    page = m.text(m.render.page or "index.html") or ""
+    if spec.drop:
+        return _check_dropped(spec.name, m)
+    shown = m.render.page or "index.html"
+    page = m.text(shown) or ""
     if spec.name:
         node = features.find_feature(page, spec.name)
+        where = shown
+        for other in _other_pages(m, shown) if node is None else []:
+            page = m.text(other) or ""
+            node, where = features.find_feature(page, spec.name), other
+            if node is not None:
+                break
         if node is None:
-            return False, f"no section “{spec.name}” on the page"
+            return False, f"no section “{spec.name}” on the site"
         section = node.attrs.get("data-mm-section", "")
-        if not _visible(m.find(req, section)):
+        if where == shown and not _visible(m.find(req, section)):
             return False, f"the section {section} is not visible"
         inside = page[node.start : node.end]
         missing = [k for k in spec.kits if f'data-mm-behaviour="{k}"' not in inside]
@@ -320,6 +330,33 @@ def _check_feature(req, m):
     if spec.hover and ":hover{" not in html_edit.patch_css(page, "fb-features").replace(" {", "{"):
         return False, "no hover rule was written"
     return True, f"“{spec.name or 'the feature'}” is built ({', '.join(spec.kits) or 'section'})"
+
+
+def _other_pages(m, shown: str) -> list[str]:
+    """The rendered site's other pages (top-level ``*.html`` of its folder), by file name."""
+    try:
+        return sorted(p.name for p in Path(m.render.site_dir).glob("*.html") if p.name != shown)
+    except (OSError, TypeError):
+        return []
+
+
+def _check_dropped(name: str, m) -> tuple[bool, str]:
+    """The page ``name`` named is gone, and no page links to a page file that is not there."""
+    from mmstudio.pipeline.pages import page_links
+
+    from . import features
+
+    files = ["index.html", *_other_pages(m, "index.html")]
+    for file in files[1:]:
+        title = re.search(r"<title>(.*?)</title>", m.text(file) or "", re.S)
+        label = f"{file[:-5].replace('-', ' ')} {title.group(1) if title else ''}"
+        if features.overlap(name, label) >= 0.6:
+            return False, f"the page {file} is still there"
+    for file in files:
+        missing = [t for t in page_links(m.text(file) or "") if t not in files]
+        if missing:
+            return False, f"{file} still links to {missing[0]}, which is gone"
+    return True, f"no page is “{name}” and no link leads to a missing page"
 
 
 def _check_free(req, m):

@@ -167,10 +167,13 @@ class FeatureSpec:
     hovered: str = ""  # what is hovered: cards | pictures | menu | buttons
     per_item: bool = False  # the controls belong on each entry ("each … a “Read More” link")
     shape: list[str] = field(default_factory=list)  # the entries' look: rounded | border | shadow
+    page: bool = False  # the feature is a page of its own ("a dedicated “Quiz” page")
+    drop: bool = False  # remove the page ``name`` names ("remove the Pricing page")
 
     @property
     def empty(self) -> bool:
         return not (self.name or self.controls or self.kits or self.sticky or self.region
+                    or self.drop
                     or self.links or self.hover or self.icons or self.pictures
                     or self.meta or self.shape)  # fmt: skip
 
@@ -284,6 +287,56 @@ def _names(clause: str, used: set[int]) -> list[tuple[str, str, int]]:
             core = f"{core}s"  # "the comment section" is the Comments
         found.append((_clean(core), name.split()[-1].lower(), m.start()))
     return found
+
+
+#: "a dedicated page", "its own page", "a separate page": the feature is a page of its own
+_OWN_PAGE = re.compile(r"\b(?:dedicated|separate|its own|a new|standalone)\s+(?:[\w-]+\s+)?page\b")
+_DROP_PAGE = re.compile(
+    r"^\W*(?:please\s+)?(?:remove|delete|drop|get rid of)\s+(?:the\s+)?[\"“]?"
+    r"(?P<name>[^\"”]{2,60}?)[\"”]?\s+page\b(?!\s+(?:section|title|heading|header|footer|hero|image|button|link))",
+    re.I,
+)
+
+
+def read_page_drop(clause: str) -> FeatureSpec | None:
+    """The page a clause removes ("Remove the Pricing page", "delete the “FAQ” page"), as a
+    spec with ``drop`` set; None for any other clause (and for the homepage, never removed)."""
+    m = _DROP_PAGE.match(clause)
+    if m is None:
+        return None
+    name = _clean(re.sub(r"^(?:whole|entire|separate)\s+", "", m.group("name").strip(), flags=re.I))
+    if not name or re.fullmatch(r"(?:home|main|landing|front|this|that|whole|entire)", name, re.I):
+        return None
+    return FeatureSpec(name=name, drop=True)
+
+
+def page_frame(home: str, title: str) -> str:
+    """A new page of the site made from the homepage ``home``: the same head (styles, scripts),
+    header and footer, its own ``<title>`` and an empty ``<main>``; the links of the frame that
+    pointed into the homepage (``#section``) point to ``index.html#section``."""
+    site = _site_title(home)
+    page = re.sub(r"<title>.*?</title>", f"<title>{_e(title)} · {_e(site)}</title>", home,
+                  count=1, flags=re.S)  # fmt: skip
+    page = re.sub(r'<meta name="mm-feature"[^>]*>\n?', "", page)
+    main = re.search(r"(<main\b[^>]*>)(.*)(</main>)", page, re.S)
+    if main is not None:
+        page = page[: main.start()] + main.group(1) + "\n" + main.group(3) + page[main.end() :]
+
+    def home(m: re.Match) -> str:
+        anchor = f"#{m.group(2)}" if m.group(2) not in ("", "top") else ""
+        return f'{m.group(1)}index.html{anchor}"'
+
+    return re.sub(r'(<a\b[^>]*?\bhref=")#([^"]*)"', home, page)
+
+
+def nav_link(page: str, label: str, href: str, current: bool = False) -> str:
+    """``page`` with a link ``label`` → ``href`` in its header's navigation (see :func:`_nav`),
+    marked ``aria-current="page"`` on the page it leads to."""
+    page = _nav(page, label, href)
+    if current:
+        link = rf'<a href="{re.escape(_e(href))}">({re.escape(_e(label))})</a>'
+        page = re.sub(link, rf'<a href="{_e(href)}" aria-current="page">\1</a>', page, count=1)
+    return page
 
 
 def _referenced(clause: str) -> list[tuple[str, str, int]]:
@@ -490,6 +543,9 @@ def read_clause(clause: str, previous: str = "") -> FeatureSpec | None:
     )
     # "each with … a “Learn More” button" (not "a link on each article page")
     spec.shape = _shape_words(low)
+    spec.page = (
+        bool(name) and not refined and not host and (noun == "page" or bool(_OWN_PAGE.search(low)))
+    )
     spec.per_item = bool(controls) and bool(
         re.search(r"\b(?:each|every)\b(?![\w\s'’-]{0,30}\bpages?\b)", low)
     )

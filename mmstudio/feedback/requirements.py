@@ -330,10 +330,16 @@ def _feature_requirement(clause: str, mark: Mark | None, previous: str) -> Requi
     """A ``feature`` requirement when the clause asks for a feature to be built (a named
     section, a control, a kit component: :func:`mmstudio.feedback.features.read_clause`) and no
     operation of its own (a colour, hide, move …) reads it better; None otherwise."""
-    from .features import read_clause
+    from .features import read_clause, read_page_drop
 
     if mark is not None and _sketch_box(mark):
         return None
+    dropped = read_page_drop(clause)
+    if dropped is not None:  # "remove the Pricing page": the page goes, and every link to it
+        return Requirement(
+            text=clause, op="feature", value=dropped.name, content=dropped.dumps(),
+            target=None, target_kind="page", aspect="design",
+        )  # fmt: skip
     op = parse_op(clause)
     if op is not None and op[0] not in ("add_text", "show", "tone"):
         return None
@@ -448,10 +454,32 @@ def number(requirements: list[Requirement], turn: int) -> list[Requirement]:
     return requirements
 
 
+def _dropped_pages(earlier: list[Requirement], new: list[Requirement]) -> list[Requirement]:
+    """Earlier feature requirements of a page a new one removes ("remove the Wholesale page"
+    after "add a Wholesale page"): superseded by the removal, never repaired back."""
+    from .features import FeatureSpec, overlap
+
+    retired = []
+    for drop in new:
+        if drop.op != "feature" or '"drop": true' not in drop.content:
+            continue
+        name = FeatureSpec.loads(drop.content).name
+        for old in earlier:
+            if (
+                old.op == "feature"
+                and not old.superseded_by
+                and old.value
+                and (overlap(name, old.value) >= 0.6 or overlap(old.value, name) >= 0.6)
+            ):
+                old.superseded_by = drop.id
+                retired.append(old)
+    return retired
+
+
 def supersede(earlier: list[Requirement], new: list[Requirement]) -> list[Requirement]:
     """Earlier active requirements that a new one replaces (same target, same property); their
     ``superseded_by`` is set. A later turn that explicitly changes a property is not forgetting."""
-    retired = []
+    retired = _dropped_pages(earlier, new)
     for old in earlier:
         if old.superseded_by or not old.structural or old.family == "add":
             continue

@@ -63,7 +63,7 @@ from mmstudio.threads import run_to_end
 from . import assets, operations
 from . import refiners as model_apply
 from .annotation import Annotation
-from .assets import Draft
+from .assets import REMOVED, Draft
 from .compose import compose, mark_line
 from .critic import Judge, Measured, baseline, critique
 from .elements import PageElement
@@ -264,7 +264,7 @@ class FeedbackTurn:
         except (operations.OperationError, ValueError, RuntimeError, OSError) as exc:
             result.not_applied.append(f"{label}: {first_line(exc)}")
             return None
-        problems = guardrails.page_problems(draft.page, trial.page)
+        problems = _page_problems(draft, trial)
         if problems:
             result.not_applied.append(f"{label}: {problems[0]}")
             return None
@@ -370,6 +370,10 @@ class FeedbackTurn:
 
         def write() -> None:
             for path, data in draft.files.items():
+                if data == REMOVED:  # a page the turn drops
+                    if not edit.outside(path):
+                        (edit.site / path).unlink(missing_ok=True)
+                    continue
                 edit.write_bytes(path, data)
             if draft.plan_changed and draft.plan is not None:
                 edit.write_plan(draft.plan)
@@ -402,6 +406,22 @@ class FeedbackTurn:
         )  # fmt: skip
 
 
+def _page_problems(draft: Draft, trial: Draft) -> list[str]:
+    """The guardrails' problems with ``trial``'s pages against ``draft``'s (the homepage and
+    every other page the operation changed); the links a dropped page leaves behind are
+    expected (the page file goes too)."""
+    removed = {path for path, data in trial.files.items() if data == REMOVED}
+    pairs = [(draft.page, trial.page)]
+    for path, data in trial.files.items():
+        top = "/" not in path and path.endswith(".html")  # a page of the site, not an asset
+        if top and data != REMOVED and draft.files.get(path) != data:
+            old = draft.read(path)
+            if old is not None:
+                pairs.append((old.decode("utf-8", "replace"), data.decode("utf-8", "replace")))
+    problems = [p for before, after in pairs for p in guardrails.page_problems(before, after)]
+    return [p for p in problems if p.removeprefix("the patch drops the asset path ") not in removed]
+
+
 def _font(req: Requirement) -> float:
     return req.baseline[2] if req.op == "resize" and len(req.baseline) >= 3 else 16.0
 
@@ -412,5 +432,8 @@ def _build_trial(site: Path, trial: Path, page: str, files: dict[str, bytes]) ->
     shutil.rmtree(trial, ignore_errors=True)
     atomic.link_tree(site, trial)
     for path, data in files.items():
-        atomic.write_bytes(trial / path, data)
+        if data == REMOVED:
+            (trial / path).unlink(missing_ok=True)
+        else:
+            atomic.write_bytes(trial / path, data)
     atomic.write_text(trial / "index.html", page)
