@@ -351,3 +351,15 @@ def test_a_dropdown_asked_after_the_categories_turns_their_buttons_into_a_select
         "All", "Worship Services", "Community Events", "Workshops"]  # fmt: skip
     items = re.findall(r'data-mm-tags="([^"]+)"', section)
     assert {"worship-services", "community-events", "workshops"} <= set(items)
+
+
+def test_a_separate_page_named_by_its_menu_label_is_a_page_of_its_own():
+    spec = _one(
+        'Create a separate page accessible from the homepage via a navigation menu labeled '
+        '"Coupon Stacking Guide," which offers tips and strategies for combining coupons'
+    )
+    assert spec.name == "Coupon Stacking Guide" and spec.page
+    assert [(c.label, c.menu) for c in spec.controls] == [("Coupon Stacking Guide", True)]
+    assert not _one('Introduce a "Featured Deals" section on the homepage').page
+    # a page a turn refines is refined where it is (built as a section when missing)
+    assert not _one("Enhance the visual design of the lawyer directory page by adding icons").page

@@ -42,8 +42,8 @@ _CONTROL_NOUN = re.compile(
     re.I,
 )
 _LABELLED = re.compile(
-    r"\b(buttons?|links?|menu items?|tabs?|ctas?|options?)\s+(?:labell?ed|titled|called|named|"
-    r"reading|that (?:says|reads))\s*\W?\s*$",
+    r"\b(buttons?|links?|menu items?|menus?|tabs?|ctas?|options?)\s+(?:labell?ed|titled|called"
+    r"|named|reading|that (?:says|reads))\s*\W?\s*$",
     re.I,
 )
 _FEATURE_NOUN = (
@@ -497,6 +497,10 @@ def read_clause(clause: str, previous: str = "") -> FeatureSpec | None:
     if (refined or not names) and not controls and not links:
         # "Enhance the X page by introducing …": what it introduces goes into X
         names = _referenced(clause[: refined.end()] if refined else clause) or names
+    if not names and _OWN_PAGE.search(low):
+        # "Create a separate page … via a navigation menu labeled “Coupon Stacking Guide”"
+        label = next((c.label for c in controls if c.menu), "")
+        names = [(label, "page", 0)] if label else names
     name, noun = "", ""
     for candidate, noun_, _at in names:
         if candidate.lower().split()[-1] in _REGIONS or candidate.lower() in _REGIONS:
