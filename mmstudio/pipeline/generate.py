@@ -1,4 +1,5 @@
-"""Generation stages: plan → layout ∥ assets → assembled site folder.
+"""Stage 3 of generation: the site folder — every page laid out by the designer, in parallel
+with every element's assets (:mod:`.assets`), after the plan (:mod:`.plan`).
 
 Concurrency invariants: the layout and every asset run as tasks of one ``asyncio.TaskGroup``; at
 most ``concurrency`` assets are being made at any moment (a semaphore), since each one is CPU-bound
@@ -12,28 +13,16 @@ the build has stopped.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mmstudio.pipeline import charts
-from mmstudio.plan import (
-    HOME_PATH,
-    ChartPlan,
-    DesignPlan,
-    ElementPlan,
-    ImagePlan,
-    PagePlan,
-    VideoPlan,
-    slot_problems,
-)
+from mmstudio.pipeline import assets
+from mmstudio.plan import HOME_PATH, DesignPlan, ElementPlan, PagePlan, slot_problems
 from mmstudio.project import atomic
 from mmstudio.providers.base import Designer, DesignerError
-from mmstudio.resources import vendor_file
 from mmstudio.threads import run_to_end
 
 log = logging.getLogger(__name__)
@@ -52,13 +41,6 @@ class SiteBuild:
 
 def no_progress(stage: str, done: int, total: int, detail: str) -> None:
     log.debug("%s %d/%d %s", stage, done, total, detail)
-
-
-async def plan_page(prompt: str, designer: Designer) -> tuple[DesignPlan, float]:
-    """Plan ``prompt`` with ``designer``; returns the plan and the seconds it took."""
-    started = time.perf_counter()
-    plan = await designer.plan(prompt)
-    return plan, time.perf_counter() - started
 
 
 async def build_site(
@@ -91,7 +73,7 @@ async def build_site(
     async def one_asset(element: ElementPlan) -> None:
         async with limit:
             t0 = time.perf_counter()
-            build.files += await _make_asset(element, plan, designer, site_dir)
+            build.files += await assets.make(element, plan, designer, site_dir)
             build.timings[f"asset:{element.id}"] = round(time.perf_counter() - t0, 3)
         finished(f"{element.kind} {element.id}")
 
@@ -118,34 +100,9 @@ async def build_site(
     except BaseExceptionGroup as group:
         raise _first_error(group) from None
     if plan.charts:
-        build.files.append(await run_to_end(_vendor, site_dir, "echarts.min.js"))
+        build.files.append(await run_to_end(assets.vendor, site_dir, "echarts.min.js"))
     build.timings["assets_total"] = round(time.perf_counter() - started, 3)
     return build
-
-
-async def _make_asset(
-    element: ElementPlan, plan: DesignPlan, designer: Designer, site_dir: Path
-) -> list[str]:
-    """Make one element's files under ``site_dir``; returns their site-relative paths."""
-    if isinstance(element, ImagePlan):
-        data = await designer.image(element, plan)
-        if not data:
-            raise DesignerError(f"image {element.id} came back empty")
-        await run_to_end(atomic.write_bytes, site_dir / element.save_path, data)
-        return [element.save_path]
-    if isinstance(element, VideoPlan):
-        written = await designer.video(element, plan, site_dir)
-        return [p.relative_to(site_dir).as_posix() for p in written]
-    assert isinstance(element, ChartPlan)
-    option = await designer.chart_option(element, plan)
-    await run_to_end(_write_chart, site_dir, element, option)
-    return [element.option_path, element.save_path]
-
-
-def _write_chart(site_dir: Path, element: ChartPlan, option: dict) -> None:
-    """The chart's option (JSON) and its page under ``site_dir``."""
-    atomic.write_text(site_dir / element.option_path, json.dumps(option, indent=2) + "\n")
-    atomic.write_text(site_dir / element.save_path, charts.chart_page(option, element))
 
 
 def _first_error(group: BaseExceptionGroup) -> BaseException:
@@ -154,10 +111,3 @@ def _first_error(group: BaseExceptionGroup) -> BaseException:
     while isinstance(error, BaseExceptionGroup):
         error = error.exceptions[0]
     return error
-
-
-def _vendor(site_dir: Path, name: str) -> str:
-    target = site_dir / "vendor" / name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(vendor_file(name), target)
-    return f"vendor/{name}"

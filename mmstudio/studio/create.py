@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mmstudio.evaluate import evaluate as evaluate_page
-from mmstudio.pipeline.generate import ProgressCallback, build_site, no_progress, plan_page
+from mmstudio.pipeline.generate import ProgressCallback, build_site, no_progress
+from mmstudio.pipeline.plan import plan_page
 from mmstudio.plan import DesignPlan
 from mmstudio.project import Project, ProjectError
 from mmstudio.project.errors import InputError, saving
