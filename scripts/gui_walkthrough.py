@@ -545,7 +545,31 @@ def finish(walk: Walk, probe: StallProbe) -> tuple[dict, list[str]]:
         "load_average": [round(v, 1) for v in os.getloadavg()],
     }
     (walk.out / "steps.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    (walk.out / "README.md").write_text(index_page(summary), encoding="utf-8")
     return summary, [s["name"] for s in walk.steps if not all(s["checks"].values())]
+
+
+def index_page(summary: dict) -> str:
+    """The walk-through as a Markdown page (the folder's README.md): each step's picture with
+    what it showed and what was checked, in order."""
+    lines = [
+        "# The designer's path, step by step",
+        "",
+        "Made by `scripts/gui_walkthrough.py` (the real window, platform "
+        f"`{summary['platform']}`); each step's checks are what the designer would see. "
+        "`steps.json` has the same, with the event loop's longest stall per step.",
+        "",
+    ]
+    for step in summary["steps"]:
+        title = step["name"].replace("-", " ")
+        lines += [f"## {step['step']}. {title}", "", f"![{title}]({step['picture']})", ""]
+        lines += [f"- {key}: {value}" for key, value in step["seen"].items()]
+        lines += [
+            f"- check: {key} — {'ok' if passed else 'FAILED'}"
+            for key, passed in step["checks"].items()
+        ]
+        lines.append("")
+    return "\n".join(lines)
 
 
 def _median(values: list[float]) -> float | None:

@@ -108,3 +108,6 @@ def test_the_designers_path_in_the_real_window(tmp_path, x_display) -> None:
     assert len(summary["steps"]) >= 10
     assert all(all(step["checks"].values()) for step in summary["steps"]), tail
     assert all((out / step["picture"]).stat().st_size > 10_000 for step in summary["steps"])
+    index = (out / "README.md").read_text(encoding="utf-8")  # the folder's page, in step order
+    places = [index.index(f"]({step['picture']})") for step in summary["steps"]]
+    assert places == sorted(places) and "FAILED" not in index
