@@ -46,7 +46,11 @@ class Watchdog(threading.Thread):
     frame (``where``). While the loop is late by wall clock (> ``late_ms`` since the last tick)
     and its thread is blocked (neither running nor waiting for a core in that sample), charges
     the time every other thread ran or waited for a core in the sample to the frame it was at
-    (``others``, ms): the threads that held the GIL the loop waited for."""
+    (``others``, ms): the threads that held the GIL the loop waited for. The kernel adds a
+    thread's queue time when it gets a core, so a sample inside a long wait for a core reads as
+    blocked too: ``wchan`` (where the loop thread sat in the kernel; "0": runnable, waiting for a
+    core) tells them apart, and ``busy`` counts the process's threads (Qt's and Chromium's too)
+    that ran or waited on the disk meanwhile. The per-tick ``Probe.blocked`` is exact."""
 
     def __init__(self, probe: Probe, late_ms: float = 25.0) -> None:
         super().__init__(daemon=True, name="stall-watchdog")
@@ -58,6 +62,9 @@ class Watchdog(threading.Thread):
         self.stop = threading.Event()
         self._cpu: dict[int, float] = {}
         self._main_stat = f"/proc/self/task/{threading.main_thread().native_id}/schedstat"
+        self._main_wchan = f"/proc/self/task/{threading.main_thread().native_id}/wchan"
+        self.wchan: Counter[str] = Counter()  # the kernel call the blocked loop thread sat in
+        self.busy: Counter[str] = Counter()  # threads of the process (Qt's too) running then
         self._main_was = self._main_sched()
 
     def _main_sched(self) -> float:
@@ -84,6 +91,15 @@ class Watchdog(threading.Thread):
             found[thread.ident] = (int(on_cpu) + int(queued)) / 1e9
         return found
 
+    def _sample_kernel_side(self) -> None:
+        """Where the blocked loop thread sits in the kernel, and which threads run or wait on
+        the disk meanwhile."""
+        where = _read(self._main_wchan).strip() or "?"
+        self.wchan["runnable (waiting for a core)" if where == "0" else where] += 1
+        for name, state in _task_states():
+            if state in ("R", "D") and name != "stall-watchdog":
+                self.busy[f"{name} ({state})"] += 1
+
     def run(self) -> None:
         names = {}
         while not self.stop.wait(0.01):
@@ -107,6 +123,7 @@ class Watchdog(threading.Thread):
                     f = stack[-1]
                     self.where[f"({Path(f.filename).name}:{f.lineno} {f.name})"] += 1
             elif late and blocked:  # the loop waits, not for a core: who held the GIL?
+                self._sample_kernel_side()
                 if not names or any(t not in names for t in ran):
                     names = {t.ident: t.name for t in threading.enumerate()}
                 for ident, seconds in ran.items():
@@ -115,6 +132,25 @@ class Watchdog(threading.Thread):
                     self.others[f"{names.get(ident, ident)} · {_frame_of(frames[ident])}"] += (
                         seconds * 1000
                     )
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path) as file:
+            return file.read()
+    except OSError:
+        return ""
+
+
+def _task_states() -> list[tuple[str, str]]:
+    """(name, state letter) of every thread of this process, Qt's and Chromium's included."""
+    found = []
+    for task in os.listdir("/proc/self/task"):
+        stat = _read(f"/proc/self/task/{task}/stat")
+        if ")" in stat:
+            name = stat[stat.index("(") + 1 : stat.rindex(")")]
+            found.append((name, stat[stat.rindex(")") + 2 :].split()[0]))
+    return found
 
 
 def _frame_of(frame) -> str:
@@ -273,6 +309,10 @@ def run(prompt: str, slow_ms: float = 0.0, prewarm: bool = False, where: bool = 
     watchdog.stop.set()
     for place, samples in watchdog.where.most_common(12):
         print(f"  loop held at {place}: {samples * 10} ms sampled")
+    for place, samples in watchdog.wchan.most_common(5):
+        print(f"  the blocked loop thread sat in the kernel at {place}: {samples} samples")
+    for place, samples in watchdog.busy.most_common(8):
+        print(f"  while it was blocked, running or on the disk: {place}: {samples} samples")
     for place, ms in watchdog.others.most_common(12):
         print(f"  while the loop waited, ran {place}: {ms:.0f} ms (on a core or queued)")
     return probe
