@@ -173,16 +173,36 @@ async def test_a_page_still_invalid_after_repair_stops_with_nothing_on_disk(tmp_
 async def test_a_provider_failure_mid_build_leaves_nothing_on_disk(tmp_path, env):
     plan = make_plan()
     env.chat_responder = responder(plan, page_html(plan))
-    chart = lambda r: r.schema_name() == "ChartOption"  # noqa: E731
-    env.script("chat", *[error(500, "chart backend down", when=chart)] * 3)
+    page = lambda r: bool((r.json or {}).get("stream"))  # noqa: E731  the layout's streamed page
+    env.script("chat", *[error(500, "layout backend down", when=page)] * 3)
     with pytest.raises(BaseException) as caught:
         await new_project(tmp_path / "ember", PROMPT, provider="openai")
     failure = first_error(caught.value)
     assert isinstance(failure, DesignerError)
-    assert "chart backend down" in str(failure) and "after 3 tries" in str(failure)
+    assert "layout backend down" in str(failure) and "after 3 tries" in str(failure)
     assert "\n" not in str(failure)
     assert failure.usage["by_stage"]["plan"]["calls"] == 1  # what was spent, for the report
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [error(500, "chart backend down"), chat_reply("[1, 2, 3]")],
+    ids=["server error", "no option even after the repair"],
+)
+async def test_a_failed_chart_is_drawn_offline_and_the_run_goes_on(tmp_path, env, fault):
+    plan = make_plan()
+    env.chat_responder = responder(plan, page_html(plan))
+    chart = lambda r: r.schema_name() == "ChartOption"  # noqa: E731
+    env.script("chat", *[Reply(**{**fault.__dict__, "when": chart})] * 3)
+    result = await new_project(tmp_path / "ember", PROMPT, provider="openai", evaluate=False)
+    site = result.project.site_dir
+    option = json.loads((site / plan.charts[0].option_path).read_text())
+    assert option.get("series"), option  # the offline maker's option, from the plan's data
+    [notice] = [n for n in result.notices if n.startswith("chart sales-chart")]
+    assert "made by the offline maker" in notice
+    assert ("chart backend down" in notice) or ("not a valid ChartOption" in notice)
+    assert len(env.log("images.generate")) == 1  # the paid image is kept, not redone
 
 
 async def test_a_failed_image_is_made_offline_and_the_paid_steps_are_kept(tmp_path, env):
@@ -354,3 +374,16 @@ async def test_new_judges_the_first_version_and_reflects_with_the_model(tmp_path
     refines = [n for n in names[first_judge:] if not n.endswith("Judgement")]
     assert refines, names  # the judge's issues went to the model refiners
     assert result.reflection is not None and result.reflection["rounds"] == 1
+
+
+def test_bytes_that_are_not_an_image_are_named_by_what_came():
+    from mmstudio.providers.errors import ProviderError
+    from mmstudio.providers.llm.designer import _reencode
+
+    with pytest.raises(ProviderError) as caught:
+        _reencode(b"GIF89a not really", "assets/hero.webp", "hero")
+    message = str(caught.value)
+    assert message == (
+        "image hero: the provider's data is not an image (17 bytes starting b'GIF89a n')"
+    )
+    assert caught.value.kind == "shape"

@@ -251,7 +251,18 @@ class LLMDesigner:
         return written
 
     async def chart_option(self, element: ChartPlan, plan: DesignPlan) -> dict[str, Any]:
-        """The ECharts option for ``element`` (structured output), adapted to its frame."""
+        """The ECharts option for ``element`` (structured output), adapted to its frame; a call
+        that fails, or a reply that is no usable option even after its repair, makes the
+        offline maker draw that chart from the plan's data, with a notice (the run goes on)."""
+        try:
+            return await self.model_chart_option(element, plan)
+        except DesignerError as exc:
+            self.notice(f"chart {element.id}: made by the offline maker: {exc}")
+            return await self._offline().chart_option(element, plan)
+
+    async def model_chart_option(self, element: ChartPlan, plan: DesignPlan) -> dict[str, Any]:
+        """The ECharts option for ``element`` from the coder model only (no fallback). Raises
+        ProviderError (StructuredOutputError for a reply that is no option)."""
         text = render_prompt(
             "chart.md.j2",
             element_json=element.model_dump_json(indent=1, exclude_defaults=True),
@@ -325,9 +336,14 @@ def _reencode(data: bytes, save_path: str, element_id: str) -> bytes:
             image.load()
             converted = image.convert("RGBA" if image.mode in ("RGBA", "LA", "P") else "RGB")
     except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
-        # a bomb (a header claiming gigapixels) is refused before decoding, like any non-image
+        # a bomb (a header claiming gigapixels) is refused before decoding, like any non-image;
+        # for bytes it cannot identify, PIL's own words name a BytesIO object: say what came
+        if isinstance(exc, UnidentifiedImageError):
+            why = f"{len(data)} bytes starting {data[:8]!r}"
+        else:
+            why = str(exc)
         raise ProviderError(
-            f"image {element_id}: the provider's data is not an image ({exc})", kind="shape"
+            f"image {element_id}: the provider's data is not an image ({why})", kind="shape"
         ) from None
     return encode_image(converted, save_path)
 
