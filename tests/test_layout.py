@@ -19,6 +19,7 @@ from markupsafe import escape
 from mmstudio.plan import ChartPlan, DesignPlan, ImagePlan, VideoPlan, slot_problems
 from mmstudio.providers.offline import page_css
 from mmstudio.providers.offline.layout import render_page
+from mmstudio.providers.offline.planner import plan_from_prompt
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "plans").glob("*.json"))
 TEXT_ATTRS = ("alt", "title", "aria-label", "placeholder", "value")
@@ -428,3 +429,19 @@ def test_form_fields_are_inputs() -> None:
     html = render_page(DesignPlan.model_validate(data))
     assert 'placeholder="you@example.com"' in html and "<input" in html
     assert ">field<" not in html
+
+
+def test_three_half_width_photos_share_one_row_and_fields_get_their_input() -> None:
+    plan = plan_from_prompt(  # a short brief: photos placed in the hero, a named-field form
+        "A simple website for “Spoke Doctor”, a bike repair shop. Three sections: a hero with "
+        "“Fixed by Friday” as the heading, a price list with “Full service” £65 and “Brake "
+        "tune-up” £20, and a contact form with fields “Your name”, “Email”, “Phone” and "
+        "“Message”. Use three photos of the workshop in the hero."
+    )
+    html = render_page(plan)
+    hero = html[html.index('data-mm-section="hero"') : html.index('data-mm-section="pricing"')]
+    assert re.findall(r"--span: (\d+);", hero) == ["4", "4", "4"]  # one row, no orphan
+    assert '<input type="text" placeholder="Your name"' in html
+    assert '<input type="email" placeholder="Email"' in html
+    assert '<input type="tel" placeholder="Phone"' in html
+    assert '<textarea rows="4" placeholder="Message"' in html

@@ -224,7 +224,30 @@ def _media_groups(plan: DesignPlan, section: Section, width_px: int) -> list[dic
         if not groups or groups[-1]["kind"] != kind:
             groups.append({"kind": kind, "elements": []})
         groups[-1]["elements"].append(view)
+    for group in groups:
+        if group["kind"] == "visuals":
+            _one_row(group["elements"])
     return groups
+
+
+#: at most this many like pictures share one row when their spans would leave an orphan
+ROW_MAX = 4
+_SPAN = re.compile(r"--span: (\d+);")
+
+
+def _one_row(views: list[dict[str, Any]]) -> None:
+    """In place: 2–:data:`ROW_MAX` pictures whose planned spans leave the last one alone on
+    its row (three half-width photos: two, then one) share one row instead, each 12 / n of
+    the grid and never wider than planned."""
+    spans = [int(m.group(1)) for v in views if (m := _SPAN.search(str(v["span"])))]
+    n = len(views)
+    if not 2 <= n <= ROW_MAX or len(spans) != n or sum(spans) % 12 == 0 or sum(spans) < 12:
+        return
+    span = 12 // n
+    for view in views:
+        view["span"] = Markup(
+            f"--span: {span}; --span-md: {12 if span >= 6 else 6}; max-width: {view['width']}px;"
+        )
 
 
 def _copy(view: SectionView) -> None:
