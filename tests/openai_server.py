@@ -283,7 +283,7 @@ class OpenAITestServer:
 
     def start(self) -> OpenAITestServer:
         handler = type("Handler", (_Handler,), {"server_state": self})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        self._httpd = _Quiet(("127.0.0.1", self.port), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
         self._thread.start()
@@ -431,6 +431,18 @@ class OpenAITestServer:
         if route == "chat" and self.chat_responder is not None:
             return self.chat_responder(request)
         return error(500, f"nothing scripted for {route}")
+
+
+class _Quiet(ThreadingHTTPServer):
+    """The server, without socketserver's traceback on stderr when a client hangs up mid-request
+    (a client that gave up after its timeout, a process stopped by a test)."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], ConnectionResetError | BrokenPipeError):
+            return
+        super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
