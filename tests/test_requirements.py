@@ -700,3 +700,38 @@ def test_a_colour_that_belongs_to_the_next_element_is_not_the_menu_s():
     )
     reqs = [r for r in extract(brief) if r.kind == "palette" and r.role.startswith("element")]
     assert [(r.key, r.values) for r in reqs] == [("orange", ["Shop Now"])]
+
+
+def test_colour_and_punctuation_misreadings_of_the_full_second_review():
+    """Misreadings the second review (every unmatched finding, 2026-12-03) found: a colour word
+    that belongs to the next quote or to a thing beside the text, a hex code two words on, a
+    period that is the copy's own, and a mention that points back at an element."""
+    brief = (
+        "Inside the badge, in white letters, it says “PIXEL POP” on the first line and in "
+        "smaller uppercase mint text beneath, “CREATIVE CAMP.” "
+        "Each row has a badge: one in mint with text “In progress”, one in soft amber with text "
+        "“Review needed”. The second has a lavender folder icon and text “Active packs: 12”. "
+        "Tags read “Architecture”, “Ecology” with tiny square forest green bullets. "
+        "Accents are mint, peach (#FFD6C2) and mint (#C9F5E8).\n"
+        "Cards say “Silly prompts, fast doodles, zero pressure.”; speakers are “Avery P.” and "
+        "“Morning Mug Co.” in a row.\n"
+        "At the top-left of the card is “Explore Illustration Packs”.\n"
+        "Doodles float around, a paint splash behind “Explore Illustration Packs”; the “Quick "
+        "Actions” card sits on the right.\n"
+        "The title reads “Quick Actions”."
+    )
+    reqs = extract(brief)
+    colours = {
+        v: r.key for r in reqs if r.kind == "palette" and r.role.startswith("element")
+        for v in r.values
+    }  # fmt: skip
+    assert colours.get("PIXEL POP") == "white" and colours.get("CREATIVE CAMP") == "mint"
+    assert colours.get("In progress") == "mint" and colours.get("Review needed") == "amber"
+    assert "Active packs: 12" not in colours and "Architecture" not in colours
+    hexes = {r.values[0]: r.hex for r in reqs if r.kind == "palette" and r.values}
+    assert hexes.get("In progress") == "#C9F5E8"  # not peach's, two words on
+    ends = {r.key: r.sentence_end for r in reqs if r.kind == "copy" and r.role != "repeat"}
+    assert not ends["Silly prompts, fast doodles, zero pressure"]
+    assert not any(v for k, v in ends.items() if k.startswith(("Avery", "Morning")))
+    repeats = {r.key for r in reqs if r.role == "repeat"}
+    assert "Explore Illustration Packs" not in repeats and "Quick Actions" not in repeats

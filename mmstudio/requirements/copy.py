@@ -225,8 +225,11 @@ def _extract(text: str, source: str) -> tuple[Requirement, ...]:
             if req.role == "field":
                 req.values = [req.label]
                 fields.append(req)
-            req.sentence_end = req.punct.startswith(".") and (
-                _title_like(req.label) or list_of_short
+            req.sentence_end = (
+                req.punct.startswith(".")
+                and (_title_like(req.label) or list_of_short)
+                and not _sentence_goes_on(text, end)
+                and not _ABBREVIATION.search(req.label)
             )
             kept = found.setdefault((req.kind, req.key.casefold()), req)
             if kept is not req and _capitals(req.label) and not _capitals(kept.label):
@@ -234,6 +237,18 @@ def _extract(text: str, source: str) -> tuple[Requirement, ...]:
     reqs = list(found.values())
     _containers(text, reqs)
     return tuple(reqs + _repeats(text, reqs, source))
+
+
+#: a label ending in an initial or an abbreviation keeps its period ("Avery P.", "Mug Co.")
+_ABBREVIATION = re.compile(r"(?:^|\s)(?:[A-Z]|Co|Inc|Ltd|Jr|Sr|St|Dr|Mr|Mrs|Ms|Bros|Corp)$")
+
+
+def _sentence_goes_on(text: str, end: int) -> bool:
+    """Whether the brief's sentence goes on after the closing quote at ``end`` with its own
+    punctuation (“Silly prompts, fast doodles, zero pressure.”; …): then a period inside the
+    quotes is the copy's own, not the sentence's. (A title quoted mid-sentence with a period,
+    “Grow Together in the City.” is large, keeps the rule: a title takes no period.)"""
+    return bool(re.match(r"\s*[;,]", text[end + 1 : end + 8]))
 
 
 _SMALL = {"a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "&"}
@@ -280,6 +295,18 @@ def _containers(text: str, reqs: list[Requirement]) -> None:
 #: an occurrence that introduces the name of the thing the brief is about, not a place on the
 #: page ("a studio called “Seedline Studio”", "a designer named “Lina Schaub”")
 _NAMING = re.compile(r"\b(?:called|named|for|by|of|brand(?:ed)?|company|studio)\s*[“\"«‘]?$", re.I)
+#: a mention that points back at an element, not a second place for its copy: "a paint splash
+#: behind “Explore Illustration Packs”", "the “Quick Actions” card in white"
+_POINTING = re.compile(
+    r"\b(?:behind|beside|next to|near|around|below|above|under|beneath|inside|within|into"
+    r"|onto|toward|towards|than|like)\s+(?:the\s+)?[“\"«‘]?$",
+    re.I,
+)
+_NAMED_PART = re.compile(
+    r"^[”\"»’]?\s+(?:card|section|panel|block|tile|area|band|strip|module|widget|column|page|tab"
+    r"|box|container|row|list)s?\b",
+    re.I,
+)
 
 
 def _repeats(text: str, reqs: list[Requirement], source: str) -> list[Requirement]:
@@ -293,8 +320,11 @@ def _repeats(text: str, reqs: list[Requirement], source: str) -> list[Requiremen
     line_of = _line_of(text)
     for run in _runs(text):
         again: list[tuple[Requirement, int]] = []
-        for inner, start, _ in run:
-            if _NAMING.search(text[max(0, start - 24) : start]):
+        for inner, start, end in run:
+            before = text[max(0, start - 24) : start]
+            if _NAMING.search(before) or _POINTING.search(before):
+                continue
+            if _NAMED_PART.match(text[end : end + 16]):
                 continue
             req = by_label.get(fold(strip_label(inner)))
             if req is None or req.role == "in-image" or len(req.label) > 120:

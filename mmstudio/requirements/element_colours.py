@@ -39,8 +39,29 @@ _CUT = re.compile(r"[.;\n]|“|\"")
 _GREYS = ("grey", "gray", "light grey", "light gray", "dark grey", "dark gray")
 
 
-#: words after a quote that bring in the next element ("…, followed by a small orange button")
-_NEXT = re.compile(r",?\s+(?:followed by|then|next to|beside|and an?)\s", re.I)
+#: words after a quote that bring in the next element ("…, followed by a small orange button",
+#: "“PIXEL POP” on the first line and in smaller uppercase mint text beneath, “CREATIVE CAMP.”",
+#: "one in mint with text “In progress”, one in soft amber with text “Review needed”")
+_NEXT = re.compile(
+    r",?\s+(?:followed by|then|next to|beside|and an?)\s|,\s+and\s|\s+and\s+(?=in|with|on)\b"
+    r"|,\s+(?:one|another|the other|the (?:second|third|fourth|last|next))\b",
+    re.I,
+)
+#: a colour word that names a thing beside the text: "a lavender folder icon and text “…”",
+#: "with tiny square forest green bullets", "three sliders in mint, mauve, and peach"
+_OBJECT = re.compile(
+    r"^[\s,-]*(?:[a-z-]+\s+)?(?:icons?|bullets?|dots?|stars?|folders?|hearts?|arrows?|shapes?"
+    r"|circles?|sliders?|glyphs?|sparkles?|leaf|leaves|stripes?|glows?|shadows?|routes?|emojis?"
+    r"|squiggles?|doodles?|splash(?:es)?|blobs?|checkmarks?|ticks?|lines? art)\b",
+    re.I,
+)
+
+
+_OBJECT_BEFORE = re.compile(
+    r"\b(?:icons?|bullets?|dots?|stars?|sliders?|glyphs?|routes?|lines?|arrows?|shapes?)\s+"
+    r"(?:highlighted\s+|drawn\s+|coloured\s+|colored\s+)?in\s+(?:soft\s+|bright\s+)?$",
+    re.I,
+)
 
 
 def _clause_after(text: str, end: int) -> str:
@@ -60,7 +81,7 @@ def _clause_before(text: str, start: int) -> str:
 def _hex_of(text: str, word: str) -> str:
     """The hex code the brief gives ``word`` ("a muted forest green (#1F5C4D)"), or ""."""
     m = re.search(
-        rf"(?<![\w-]){re.escape(word)}\W{{0,4}}(?:\w+\W{{1,3}}){{0,2}}(#[0-9a-f]{{6}})\b",
+        rf"(?<![\w-]){re.escape(word)}(?:\s+[a-z]+)?[\s(:]{{0,3}}(#[0-9a-f]{{6}})\b",
         text,
         re.I,
     )
@@ -110,12 +131,17 @@ def extract_element_colours(text: str, source: str = "prompt") -> list[Requireme
 
 def _colour_word(pattern, after: str, before: str):
     """The colour word that names the element's text or fill — the first after the quotes,
-    else the last before them — skipping colours of a border, outline or rule (not checked)."""
+    else the last before them — skipping colours of a border, outline or rule (not checked) and
+    of a thing beside the text (an icon, bullets, a star)."""
     for clause in (after, before):
         hits = list(pattern.finditer(clause))
         for m in hits if clause is after else reversed(hits):
-            if not _STROKE.match(clause[m.end() :]) and not _STROKE_BEFORE.search(
-                clause[max(0, m.start() - 30) : m.start()]
+            rest = clause[m.end() :]
+            if (
+                not _STROKE.match(rest)
+                and not _OBJECT.match(rest)
+                and not _STROKE_BEFORE.search(clause[max(0, m.start() - 30) : m.start()])
+                and not _OBJECT_BEFORE.search(clause[max(0, m.start() - 30) : m.start()])
             ):
                 return m, clause
     return None, ""
