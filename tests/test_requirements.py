@@ -735,3 +735,19 @@ def test_colour_and_punctuation_misreadings_of_the_full_second_review():
     assert not any(v for k, v in ends.items() if k.startswith(("Avery", "Morning")))
     repeats = {r.key for r in reqs if r.role == "repeat"}
     assert "Explore Illustration Packs" not in repeats and "Quick Actions" not in repeats
+
+
+def test_column_counts_that_are_measures_options_or_the_whole_page():
+    """ "across the width of three columns" measures, "two or three columns" leaves the choice,
+    "the page uses a three-column grid" and "a two-column dashboard homepage" are the page's
+    layout, and a sentence placed "beneath the header" is not about the header."""
+    brief = (
+        "At the top, a sticky header bar holds the logo and a thin rule across the width of "
+        "three columns. The page uses a three-column grid on desktop. Each project uses two or "
+        "three columns depending on the project. Beneath the header, the page body is split "
+        "into two columns."
+    )
+    cols = [(r.count, r.label) for r in extract(brief) if r.kind == "layout" and r.count]
+    assert (3, "header") not in cols and (2, "header") not in cols
+    assert (3, "") in cols and (2, "") in cols
+    assert len(cols) == 2

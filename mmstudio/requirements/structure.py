@@ -394,9 +394,14 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
             found.append(req)
     seen: set[tuple[str, str, str]] = set()
     for m in _COLUMNS.finditer(plain):
+        before = plain[max(0, m.start() - 40) : m.start()]
+        if _SPAN_OF.search(before) or _EITHER.search(before):
+            continue  # "across the width of three columns", "two or three columns": no demand
         n = _number(m.group(1) or m.group(2))
         key = f"{n} columns"
         where, titles = section_at(text, m.start())
+        if _PAGE_NOUN.match(plain[m.end() : m.end() + 30]) or _PAGE_USES.search(before):
+            where, titles = "", []  # "a two-column dashboard homepage": the page's layout
         if n and (key, where, *titles[:1]) not in seen:
             seen.add((key, where, *titles[:1]))
             req = _layout(key, f"A {n}-column layout" + _in(where), m, text, source, "minor")
@@ -416,6 +421,22 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
             req.count, req.role, req.label, req.values = n, "grid", where, titles
             found.append(req)
     return found
+
+
+_SPAN_OF = re.compile(
+    r"\b(?:width of|spans?|spanning|across|over|covering|wide as)\s+(?:all\s+|the\s+|its\s+)?$",
+    re.I,
+)
+_EITHER = re.compile(r"\b(?:two|three|four|2|3|4)\s+(?:or|to)\s+$", re.I)
+#: "The page uses a three-column grid", "The main layout favors a two-column structure"
+_PAGE_USES = re.compile(
+    r"\b(?:page|site|main layout|overall layout|layout)\s+(?:uses|favou?rs|is built on|follows|has"
+    r"|is)\s+(?:an?\s+|the\s+)?(?:[a-z-]+\s+)?$",
+    re.I,
+)
+_PAGE_NOUN = re.compile(
+    r"\s*(?:[a-z-]+\s+)?(?:page|homepage|home page|site|website|dashboard|landing page)\b", re.I
+)
 
 
 def _named_in(phrase: str) -> tuple[str, list[str]] | None:
@@ -444,7 +465,11 @@ def section_at(text: str, at: int) -> tuple[str, list[str]]:
     hits = [(m.start(), m.end(), name) for name, (d, _) in _mentions(paragraph).items() for m in d]
     hits += _named_sections(paragraph, set())
     # "below the hero", "after the pricing section": a neighbour, not the section described
-    hits = [h for h in hits if not _NEIGHBOUR.search(paragraph[max(0, h[0] - 30) : h[0]])]
+    near = [h for h in hits if _NEIGHBOUR.search(paragraph[max(0, h[0] - 30) : h[0]])]
+    hits = [h for h in hits if h not in near]
+    s0, s1 = sentence_bounds(paragraph, at - start)
+    if any(s0 <= h[0] < s1 for h in near) and not any(s0 <= h[0] < s1 for h in hits):
+        return "", []  # "Beneath the header, the page body … two columns": not the header's
     before = [h for h in hits if h[0] <= at - start]
     after = [h for h in hits if h[0] > at - start]
     hit = max(before) if before else (min(after) if after else None)
