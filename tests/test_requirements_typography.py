@@ -138,3 +138,19 @@ def test_a_headline_demoted_to_a_card_title_fails():
     assert _status(brief, [small, big])[("Make Something Slowly", "headline")] == "fail"
     small.font_size = 64
     assert _status(brief, [small, big])[("Make Something Slowly", "headline")] == "pass"
+
+
+def test_a_label_above_its_own_card_title_is_above_its_heading():
+    brief = "At the top of each card is a small label “Weekend Pass” above the title."
+    card_title = _block("Grab Your Spot", tag="h3", heading=True, font_size=28,
+                        rect=Box(x=700, y=520, w=300, h=36))  # fmt: skip
+    section_title = _block("Tickets", tag="h2", heading=True, font_size=48,
+                           rect=Box(x=100, y=100, w=400, h=60))  # fmt: skip
+    label = _block("Weekend Pass", font_size=12, rect=Box(x=700, y=490, w=120, h=18))
+    got = _status(brief, [section_title, card_title, label])
+    assert got[("Weekend Pass", "above-heading")] == "pass"
+    label.rect = Box(x=700, y=580, w=120, h=18)  # under the card's title: fails
+    assert (
+        _status(brief, [section_title, card_title, label])[("Weekend Pass", "above-heading")]
+        == "fail"
+    )

@@ -14,7 +14,8 @@ Two arrangements a rule can read from the render's boxes (kind ``layout``, ``che
 - ``above-heading`` — the label comes first in its block ("At the very top of this block … sits
   a label: “RESEARCH ARCHIVE”", "“…” above the headline"). It passes when the label's box
   ends above the top of its section's main heading (the largest heading set bigger than the
-  label); ``unchecked`` when the section has no such heading.
+  label) or right above a bigger heading of its own block (a card's title, within
+  :data:`NEXT_HEADING_PX` below it); ``unchecked`` when the section has no such heading.
 
 Quotes the brief puts *inside* a picture's artwork ("a poster that says …") are copy of the
 picture, not labels on it; :mod:`.copy` reads those. A label not on the page is ``unchecked``
@@ -34,6 +35,7 @@ from .text import fold, quotes, sentence_bounds, span, strip_label
 
 OVERLAP = 0.25
 HEADLINE_SHARE = 0.9
+NEXT_HEADING_PX = 240  # a label's own heading starts at most this far below it
 MAX_WORDS = 10
 NEAR = 160  # characters between the arrangement's words and the quote, at most
 
@@ -202,7 +204,14 @@ def _above_heading(
         if not headings:
             continue
         main = max(headings, key=lambda b: (b.font_size, -b.rect.y))
-        above = block.rect.y + block.rect.h <= main.rect.y + 4
+        bottom = block.rect.y + block.rect.h
+        # the heading of the label's own block (a card's title) or its section's main one
+        own = [
+            h for h in headings
+            if bottom - 4 <= h.rect.y <= bottom + NEXT_HEADING_PX
+            and _overlaps_x(h.rect, block.rect)
+        ]  # fmt: skip
+        above = bool(own) or bottom <= main.rect.y + 4
         verdicts.append((above, block, main))
         if above:
             return RequirementResult.of(req, "pass", "above its heading", element=_where(block))
@@ -211,6 +220,10 @@ def _above_heading(
     _, block, main = verdicts[0]
     msg = f"“{block.text[:40]}” sits below the heading “{main.text[:40]}”, not above it"
     return RequirementResult.of(req, "fail", msg, element=_where(block))
+
+
+def _overlaps_x(a: Box, b: Box) -> bool:
+    return min(a.x + a.w, b.x + b.w) > max(a.x, b.x)
 
 
 def _where(block: TextBlock) -> str | None:
