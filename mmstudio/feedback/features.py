@@ -904,6 +904,10 @@ def _nav(page: str, label: str, href: str) -> str:
     header has none); unchanged when such a link is there."""
     if re.search(rf'<a\b[^>]*href="{re.escape(href)}"[^>]*>\s*{re.escape(_e(label))}\s*</a>', page):
         return page
+    header = re.search(r"<header\b.*?</header>", page, re.S)
+    same = rf"<a\b[^>]*>\s*{re.escape(_e(label))}\s*</a>"
+    if header and re.search(same, header.group(0), re.I):
+        return page  # the navigation has this label already (the page's own link): never twice
     item = f'<li><a href="{_e(href)}">{_e(label)}</a></li>'
     lst = re.search(r'<ul\b[^>]*class="[^"]*\bnav-list\b[^"]*"[^>]*>', page)
     header = re.search(r"<header\b.*?</header>", page, re.S)
