@@ -154,3 +154,18 @@ def test_a_label_above_its_own_card_title_is_above_its_heading():
         _status(brief, [section_title, card_title, label])[("Weekend Pass", "above-heading")]
         == "fail"
     )
+
+
+def test_a_descriptor_of_the_next_element_a_section_name_and_a_menu_link_of_the_same_words():
+    brief = (
+        "Each block has a label “TOOLS”, bold subheading “Only what you can carry on a climb”. "
+        "Create a prominent “Tickets & Call to Action” section towards the bottom, centered. "
+        "The publications band has a rotated “Publications” heading in bold, 30px."
+    )
+    got = _asked(brief, "typography")
+    assert ("TOOLS", "bold") not in got
+    assert ("Only what you can carry on a climb", "bold") in got
+    assert not [k for k in got if k[0] == "Tickets & Call to Action"]
+    # only the menu's link shows the words: the heading is missing, not set wrong
+    link = _block("Publications", tag="a", link=True, header=True, font_size=12)
+    assert _status(brief, [link])[("Publications", "bold")] == "unchecked"

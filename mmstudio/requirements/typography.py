@@ -31,7 +31,7 @@ import re
 
 from mmstudio.render.facts import PageFacts, TextBlock
 
-from .copy import _runs
+from .copy import _NAMED_PART, _role, _runs
 from .model import Requirement, RequirementResult
 from .text import fold, span, strip_label
 
@@ -86,9 +86,19 @@ PROPERTIES: tuple[tuple[str, re.Pattern[str], str], ...] = (
 )
 
 
+#: an element noun after the descriptor: the words introduce the next quote ("label “TOOLS”,
+#: bold subheading “Only what you can carry…”")
+_INTRO_NOUN = re.compile(
+    r"\b(?:sub)?(?:heading|headline|title|button|text|line|label|caption|tagline|link|name)s?\b",
+    re.I,
+)
+
+
 def _clause_after(text: str, end: int) -> str:
     tail = text[end + 1 : end + 1 + AFTER]
     m = _CUT.search(tail)
+    if m and m.group().startswith("“") and _INTRO_NOUN.search(tail[: m.start()]):
+        return ""  # the words up to the next quote are that quote's introduction
     tail = tail[: m.start()] if m else tail
     m = _NEXT.search(tail)
     return tail[: m.start()] if m else tail
@@ -126,7 +136,10 @@ def extract_typography(text: str, source: str = "prompt") -> list[Requirement]:
         if not labels:
             continue
         start, end = run[0][1], run[-1][2]
+        if _NAMED_PART.match(text[end : end + 40]):
+            continue  # "a prominent “Tickets & Call to Action” section, centered": a name
         after, before = _clause_after(text, end), _clause_before(text, start)
+        nav = _role(text, start) == "nav"
         where = span(text, max(0, start - 1 - len(before)), end + 1 + len(after), source)
         shown = f"“{labels[0]}”{' …' if len(labels) > 1 else ''}"
         for role, pattern, words in PROPERTIES:
@@ -134,28 +147,22 @@ def extract_typography(text: str, source: str = "prompt") -> list[Requirement]:
                 continue
             if role == "upper" and all(v == v.upper() for v in labels):
                 continue  # the quote is in capitals already: the copy check reads its case
-            found.append(_requirement(role, f"{shown} {words}", labels, where))
+            found.append(_requirement(role, f"{shown} {words}", labels, where, nav))
         px = _size(after) or _size(before)
         if px is not None:
-            req = _requirement("size", f"{shown} at {px:g} px", labels, where)
+            req = _requirement("size", f"{shown} at {px:g} px", labels, where, nav)
             req.numbers = [px]
             found.append(req)
     return found
 
 
-def _requirement(role: str, label: str, labels: list[str], where) -> Requirement:
+def _requirement(role: str, label: str, labels: list[str], where, nav: bool) -> Requirement:
+    """``subject`` says which element the brief describes: "nav" for its menu's links, else ""
+    (a heading or copy of that name: the menu's link of the same words is another element)."""
     return Requirement(
-        id="",
-        kind="font",
-        key=labels[0],
-        role=role,
-        label=role,
-        values=labels,
-        text=label,
-        span=where,
-        severity="minor",
-        checker="typography",
-    )
+        id="", kind="font", key=labels[0], role=role, label=role, values=labels, text=label,
+        span=where, severity="minor", checker="typography", subject="nav" if nav else "",
+    )  # fmt: skip
 
 
 def _blocks(req: Requirement, facts: PageFacts) -> list[TextBlock]:
@@ -166,6 +173,8 @@ def _blocks(req: Requirement, facts: PageFacts) -> list[TextBlock]:
     rows = folded_blocks(facts)
     best: dict[str, float] = {}
     hits = [(b, row[1]) for b, row in zip(facts.blocks, rows, strict=True) if row[1] in wanted]
+    if req.kind == "font" and req.subject != "nav":  # a heading's type is not its menu link's
+        hits = [(b, key) for b, key in hits if not (b.header and b.link)]
     for block, key in hits:
         best[key] = min(best.get(key, float("inf")), block.rect.area)
     return [b for b, key in hits if b.rect.area <= best[key] * 1.05]
