@@ -751,3 +751,18 @@ def test_column_counts_that_are_measures_options_or_the_whole_page():
     assert (3, "header") not in cols and (2, "header") not in cols
     assert (3, "") in cols and (2, "") in cols
     assert len(cols) == 2
+
+
+def test_a_short_brief_s_parts_keep_their_own_fields_and_pictures():
+    """Misreadings found on short briefs (issue 14's newcomer briefs): a hero line and the first
+    plan of the next part are no pair; "three photos … in the hero" counts them in the hero."""
+    brief = (
+        "Three sections: a hero saying “Breathe in the city”, a pricing section with plans "
+        "“Drop-in” £12 and “Ten classes” £100, and a contact section. Use three photos of the "
+        "workshop in the hero."
+    )
+    reqs = extract(brief)
+    pairs = {tuple(r.values) for r in reqs if r.kind == "pairing"}
+    assert ("Breathe in the city", "Drop-in") not in pairs and ("Drop-in", "£12") in pairs
+    counts = [(r.count, r.label) for r in reqs if r.kind == "image" and r.role == "count"]
+    assert counts == [(3, "hero")]

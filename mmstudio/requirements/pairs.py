@@ -41,14 +41,21 @@ def extract_pairs(text: str, source: str = "prompt") -> list[Requirement]:
         a, b = strip_label(a), strip_label(b)
         if min(len(a), len(b)) < 2 or max(len(a), len(b)) > 200 or _alike(a, b):
             continue
-        if re.search(r"\b(?:or|versus|vs\.?|instead of)\s*$", text[a_end + 1 : b_start - 1]):
+        between = text[a_end + 1 : b_start - 1]
+        if re.search(r"\b(?:or|versus|vs\.?|instead of)\s*$", between):
             continue
+        if _NEW_PART.search(between):
+            continue  # "a hero saying “…”, a pricing section with plans “…”": two parts
         taken.add(b_start)
         where = span(text, a_start - 1, b_end + 1, source)
         found.append(_pairing(a, b, f"“{_cut(a)}” and “{_cut(b)}” in one box", where))
     return found + _priced(text, source, {r.key for r in found})
 
 
+#: the words between two quotes bring in another part of the page
+_NEW_PART = re.compile(
+    r"\b(?:section|band|footer|header|hero|panel|page|form|strip|area|sidebar)s?\b", re.I
+)
 #: a price written right after a quoted name: “Taster evening” £45, “Pro” at $19 / month
 _PRICE_AFTER = re.compile(
     r"^\s*(?:(?:plan|tier|package|pass|option|ticket)\s+)?(?:at|for|costs?|[-–—:(])?\s*((?:[£$€¥]\s?\d(?:[\d,.]*\d)?|\d(?:[\d,.]*\d)?\s?(?:€|EUR|USD|GBP))"

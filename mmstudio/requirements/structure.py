@@ -300,6 +300,10 @@ def _section_image_counts(text: str, plain: str, source: str) -> list[Requiremen
     for m in _SECTION_IMAGES.finditer(plain):
         n = _number(m.group(1))
         where, titles = section_at(text, m.start())
+        tail = plain[m.end() : m.end() + 60].split(".")[0]
+        named = _IN_PART.search(tail)
+        if named and (part := _named_in(named.group(0))):
+            where, titles = part  # "three photos of the workshop in the hero": where it says
         if n < 2 or (not where and not titles) or negated(plain, m.start()):
             continue
         if (where, titles[0] if titles else "", n) in seen:
@@ -427,6 +431,7 @@ _SPAN_OF = re.compile(
     r"\b(?:width of|spans?|spanning|across|over|covering|wide as)\s+(?:all\s+|the\s+|its\s+)?$",
     re.I,
 )
+_IN_PART = re.compile(r"\b(?:in|inside|within|across|on)\s+the\s+[a-z-]+(?:\s+[a-z-]+)?", re.I)
 _EITHER = re.compile(r"\b(?:two|three|four|2|3|4)\s+(?:or|to)\s+$", re.I)
 #: "The page uses a three-column grid", "The main layout favors a two-column structure"
 _PAGE_USES = re.compile(
