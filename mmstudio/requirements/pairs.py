@@ -54,7 +54,9 @@ def extract_pairs(text: str, source: str = "prompt") -> list[Requirement]:
 
 #: the words between two quotes bring in another part of the page
 _NEW_PART = re.compile(
-    r"\b(?:section|band|footer|header|hero|panel|page|form|strip|area|sidebar)s?\b", re.I
+    r"[,;]\s+(?:and\s+)?(?:an?|the)\s+(?:[a-z-]+\s+)?(?:section|band|footer|header|hero|panel"
+    r"|page|form|strip|sidebar)s?\b",
+    re.I,
 )
 #: a price written right after a quoted name: “Taster evening” £45, “Pro” at $19 / month
 _PRICE_AFTER = re.compile(
