@@ -152,7 +152,7 @@ class _Job:
         await self._step("load", self._load)
         self.result.settle = await self._guard("settle", self._settle)
         raw = await self._guard("probe", self._probe)
-        self.result.probe = _with_ids(Probe.model_validate(raw), self.site_dir)
+        self.result.probe = _with_ids(Probe.model_validate_json(raw), self.site_dir)
         await self._step("screenshot", self._screenshots)
         await self._step("facts", self._facts)
         if self.accessibility:
@@ -229,7 +229,7 @@ class _Job:
         args = {"maxMs": self.t.settle_assets_s * 1000, "maxScrollPx": 30000}
         return await self.page.evaluate(SETTLE_JS, args)
 
-    async def _probe(self) -> dict:
+    async def _probe(self) -> str:
         return await self.page.evaluate(PROBE_JS, {"maxTexts": 600, "scrollLimit": 30000})
 
     async def _facts(self) -> None:
@@ -241,7 +241,7 @@ class _Job:
         except StepTimeout:
             log.info("page facts did not finish on %s", self.result.url)
             return
-        self.result.facts = PageFacts.model_validate(raw)
+        self.result.facts = PageFacts.model_validate_json(raw)
 
     async def _screenshots(self) -> None:
         probe = self.result.probe
