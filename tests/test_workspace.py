@@ -459,3 +459,24 @@ async def test_an_accepted_trial_s_screenshots_become_the_head_s(tmp_path):
     assert head.render.screenshot == str(project.renders_dir / "screenshot-1280.png")
     assert Path(head.render.screenshot).read_bytes() == b"new"
     assert not trial.exists()
+
+
+async def test_a_discarded_draft_s_renders_leave_with_it(tmp_path):
+    """A draft verified and then discarded (a turn the critic refused, a cancelled refine)
+    leaves no screenshots behind, and the head's stay as they were."""
+    project = _site_project(tmp_path / "p")
+    project.renders_dir.mkdir(parents=True, exist_ok=True)
+    (project.renders_dir / "screenshot-1280.png").write_bytes(b"head")
+
+    async def shot(page: Path, plan, out_dir: Path):
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "screenshot-1280.png").write_bytes(b"trial")
+        report = fake_report(page.read_text())
+        report.render.screenshot = str(out_dir / "screenshot-1280.png")
+        return report
+
+    async with Workspace.of(project).edit() as draft:
+        draft.write_text("index.html", "<h1>not kept</h1>")
+        await draft.verify(shot)
+    assert (project.renders_dir / "screenshot-1280.png").read_bytes() == b"head"
+    assert list((project.renders_dir / "trials").iterdir()) == []

@@ -381,7 +381,8 @@ class FeedbackTurn:
 
         await run_to_end(write)
         if self.rescore:
-            report = await edit.verify(self._score, self.project.renders_dir)
+            # rendered beside the draft; its screenshots become the head's only on commit
+            report = await edit.verify(self._score)
             if report is not None and report.failed:
                 raise FeedbackError(f"nothing was committed: {report.failed}")
         targets = list(dict.fromkeys(r.target for r in reqs if r.target))

@@ -250,6 +250,10 @@ class Workspace:
             finally:
                 draft._closed = True
                 await run_to_end(shutil.rmtree, folder, ignore_errors=True)
+                # a draft's own renders (``renders/trials/<draft>``) go with it; a committed
+                # draft's were moved into ``renders/`` by the commit
+                trial = self.project.renders_dir / "trials" / folder.name
+                await run_to_end(shutil.rmtree, trial, ignore_errors=True)
                 self.locks.drafts.discard(folder)
 
     def _remove_dead_drafts(self) -> None:
