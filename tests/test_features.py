@@ -355,7 +355,7 @@ def test_a_dropdown_asked_after_the_categories_turns_their_buttons_into_a_select
 
 def test_a_separate_page_named_by_its_menu_label_is_a_page_of_its_own():
     spec = _one(
-        'Create a separate page accessible from the homepage via a navigation menu labeled '
+        "Create a separate page accessible from the homepage via a navigation menu labeled "
         '"Coupon Stacking Guide," which offers tips and strategies for combining coupons'
     )
     assert spec.name == "Coupon Stacking Guide" and spec.page
