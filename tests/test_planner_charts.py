@@ -54,3 +54,13 @@ def test_a_single_gauge_keeps_its_table() -> None:
     )
     gauges = _gauges(plan_from_prompt(prompt))
     assert len(gauges) == 1 and len(gauges[0][1]) == 4
+
+
+def test_an_untitled_chart_is_titled_by_everything_it_compares():
+    """The demo's chart was titled "Sweetness" (the first of the three measures it compares)."""
+    from mmstudio.providers.offline.planner_assembly import _shows
+
+    lead = "a bar chart comparing the sweetness, acidity and body scores (0–10) of our origins"
+    assert _shows(lead) == "Sweetness, acidity and body scores"
+    assert _shows("a line chart showing weekly visits, with a legend") == "Weekly visits"
+    assert _shows("a bar chart of students per month (Jan 6, Feb 9)") == "Students per month"

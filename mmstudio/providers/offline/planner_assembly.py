@@ -364,10 +364,14 @@ def _video(
     }
 
 
-#: what an untitled chart shows, in the brief's words: "… chart of students per month (Jan 6 …"
+#: what an untitled chart shows, in the brief's words: "… chart of students per month (Jan 6 …",
+#: "a bar chart comparing the sweetness, acidity and body scores (0–10) …" (the whole list)
 _SHOWS = re.compile(
     r"\bcharts?\s+(?:of|showing|comparing|tracking)\s+(?:the\s+)?"
-    r"([a-z][a-z '’&/-]{2,50}?)\s*(?=[(.,;:]|$|\s(?:with|from|in|over|across|by|for)\s)",
+    r"([a-z][a-z '’&/-]{2,50}?(?:,\s+(?!(?:with|from|in|over|across|by|for|which|that|where"
+    r"|each|its|their|the|a|an|showing|plus|using|colou?red|labell?ed)\b)"
+    r"[a-z][a-z '’&/-]{1,40}?)*)"
+    r"\s*(?=[(.,;:]|$|\s(?:with|from|in|over|across|by|for)\s)",
     re.I,
 )
 
