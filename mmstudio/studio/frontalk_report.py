@@ -76,18 +76,10 @@ class TurnLog(TypedDict):
     seconds: float | None
 
 
-class DialogueRecord(TypedDict, total=False):
-    """``records/<name>.json``: a replayed dialogue (turns, tests, rates — the
-    :class:`FrontalkRates` keys) or a failed one (``ok`` false, ``error`` its first line)."""
+class _OptionalRates(TypedDict, total=False):
+    """The :class:`FrontalkRates` keys where they may be absent (a failed dialogue, a run with
+    no finished dialogue)."""
 
-    id: Required[str]
-    name: Required[str]
-    ok: Required[bool]
-    error: str | None
-    run: Required[FrontalkKey]
-    start_seconds: float
-    turns: list[TurnLog]
-    tests: list[ConditionRow]
     pass_rate: float | None
     forgetting_rate: float | None
     passes_at_intro: int
@@ -99,6 +91,20 @@ class DialogueRecord(TypedDict, total=False):
     checked_forgetting_rate: float | None
     checked_passes_at_intro: int
     checked_passes_at_final: int
+
+
+class DialogueRecord(_OptionalRates, total=False):
+    """``records/<name>.json``: a replayed dialogue (turns, tests, rates — the
+    :class:`FrontalkRates` keys) or a failed one (``ok`` false, ``error`` its first line)."""
+
+    id: Required[str]
+    name: Required[str]
+    ok: Required[bool]
+    error: str | None
+    run: Required[FrontalkKey]
+    start_seconds: float
+    turns: list[TurnLog]
+    tests: list[ConditionRow]
     seconds: Required[float]
 
 
@@ -131,7 +137,7 @@ class Medians(TypedDict):
     start_median: float | None
 
 
-class FrontalkSummary(TypedDict, total=False):
+class FrontalkSummary(_OptionalRates, total=False):
     """``summary.json``'s ``summary`` (:func:`summarise`'s docstring gives the shape);
     :func:`~mmstudio.studio.frontalk.run_frontalk` adds ``usage``, ``ran_now``, ``resumed``,
     ``wall_seconds`` and ``files``."""
@@ -144,17 +150,6 @@ class FrontalkSummary(TypedDict, total=False):
     failed: int
     turns: int
     tests: int
-    pass_rate: float | None
-    forgetting_rate: float | None
-    passes_at_intro: int
-    passes_at_final: int
-    at_intro: AtIntro
-    checked: int
-    checked_share: float | None
-    checked_pass_rate: float | None
-    checked_forgetting_rate: float | None
-    checked_passes_at_intro: int
-    checked_passes_at_final: int
     seconds: Medians
     per_type: dict[str, TypeRates]
     per_dialogue: list[DialogueRow]
