@@ -323,6 +323,18 @@ def test_planned_palette_wins():
     assert charts.build_option(element, make_plan(element))["color"][:2] == ["#112233", "#445566"]
 
 
+def test_a_third_series_stays_in_the_palettes_hues():
+    # The demo's palette has two accents; its three-series chart drew the third in ECharts' blue.
+    element = chart("c", "line")
+    palette = [("background", "#faf7f2"), ("text", "#1f2430"), ("primary", "#8a4b2a"),
+               ("accent", "#6b8f71")]  # fmt: skip
+    colors = charts.build_option(element, make_plan(element, palette=palette))["color"]
+    assert colors[:2] == ["#8a4b2a", "#6b8f71"]
+    assert len(set(colors[:7])) == 7
+    assert not set(colors[:7]) & set(charts._FALLBACK_COLORS)
+    assert colors[2] == charts.blend_hex("#8a4b2a", "#1f2430", 0.35)  # a shade of the primary
+
+
 def test_chart_page_inlines_the_option_and_fills_its_container():
     element = chart("c", "bar")
     option = charts.build_option(element, make_plan(element))

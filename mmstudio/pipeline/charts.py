@@ -52,6 +52,8 @@ _ALIASES = {
     "meter": "gauge", "progress": "gauge", "kpi": "gauge", "dial": "gauge", "pipeline": "funnel",
 }  # fmt: skip
 _NON_ACCENT_ROLES = {"background", "surface", "text", "muted", "border", "foreground", "subtle"}
+# Shades and tints that extend a short palette: (blend towards, fraction 0–1), in cycle order.
+_SHADE_STEPS = (("text", 0.35), ("background", 0.45), ("text", 0.6), ("background", 0.7))
 _FALLBACK_COLORS = ("#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de", "#3ba272", "#fc8452")
 
 
@@ -156,13 +158,23 @@ def page_ink(plan: DesignPlan) -> Ink:
 
 
 def series_colors(element: ChartPlan, plan: DesignPlan) -> list[str]:
-    """The colour cycle: ``attributes.color_palette``, else the page's accent colours, then
-    ECharts-like defaults so there are always ≥ 7 distinct colours."""
-    colors = list(element.attributes.color_palette)
+    """The colour cycle, ≥ 7 distinct hex colours: ``attributes.color_palette``, else the page's
+    accent colours; then shades and tints of those (each blended towards the page's text and
+    background colours), so a third series stays in the palette's hues; ECharts-like defaults only
+    when the plan names no colour at all."""
+    colors = [c.lower() for c in element.attributes.color_palette]
     if not colors:
-        colors = [c.hex for c in plan.layout.palette if c.role.lower() not in _NON_ACCENT_ROLES]
+        colors = [
+            c.hex.lower() for c in plan.layout.palette if c.role.lower() not in _NON_ACCENT_ROLES
+        ]
+    if colors:
+        text = plan.layout.color("text") or "#1f2430"
+        background = plan.layout.color("background") or "#ffffff"
+        base = list(dict.fromkeys(colors))
+        for towards, t in _SHADE_STEPS:
+            colors += [blend_hex(c, text if towards == "text" else background, t) for c in base]
     colors += [c for c in _FALLBACK_COLORS if c not in colors]
-    return list(dict.fromkeys(c.lower() for c in colors))
+    return list(dict.fromkeys(colors))
 
 
 def _frame(kind: str, series: list[Series], ink: Ink, colors: list[str]) -> dict:
