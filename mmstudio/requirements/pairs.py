@@ -33,6 +33,8 @@ def extract_pairs(text: str, source: str = "prompt") -> list[Requirement]:
         b, b_start, b_end = second[0]
         if len(first) > 1 or b_start - a_end > MAX_GAP or a_start in taken:
             continue
+        if _ATTRIBUTION.match(a):
+            continue  # “— Jamal, yoga teacher.” ends its testimonial; the next quote is another's
         _, end = sentence_bounds(text, a_start)
         if b_start > end or _role(text, a_start - 1) in _SKIP_ROLES:
             continue
@@ -49,7 +51,34 @@ def extract_pairs(text: str, source: str = "prompt") -> list[Requirement]:
         taken.add(b_start)
         where = span(text, a_start - 1, b_end + 1, source)
         found.append(_pairing(a, b, f"“{_cut(a)}” and “{_cut(b)}” in one box", where))
+    found += _attributed(text, source, {tuple(r.values) for r in found})
     return found + _priced(text, source, {r.key for r in found})
+
+
+#: a quoted signature: “— Maya, first-time gardener”, “– Destin Sparks”
+_ATTRIBUTION = re.compile(r"^\s*[—–―-]{1,2}\s*[^\W\d_]")
+MAX_QUOTE_GAP = 200  # characters between a testimonial's quote and its signature in the brief
+
+
+def _attributed(text: str, source: str, taken: set[tuple[str, ...]]) -> list[Requirement]:
+    """A testimonial's quote and the signature the brief gives it next ("The quote text: “…”
+    Beneath the quote, a small line reads “— Maya, first-time gardener”", "“…” followed by
+    “— Amir, product lead at Atlas & Co”"), even across a sentence end: a designer reads the
+    signature under the wrong quote, or under none, as a broken testimonial."""
+    found: list[Requirement] = []
+    spans = quotes(text)
+    for (a, a_start, a_end), (b, b_start, b_end) in itertools.pairwise(spans):
+        if not _ATTRIBUTION.match(b) or _ATTRIBUTION.match(a):
+            continue
+        between = text[a_end + 1 : b_start - 1]
+        if b_start - a_end > MAX_QUOTE_GAP or "\n" in between:
+            continue
+        quote, name = strip_label(a), strip_label(b)
+        if len(quote.split()) < 4 or len(name) < 4 or (quote, name) in taken:
+            continue  # a quote is a sentence; a label (“Stories”) signed is no testimonial
+        where = span(text, a_start - 1, b_end + 1, source)
+        found.append(_pairing(quote, name, f"“{_cut(quote)}” signed “{_cut(name)}”", where))
+    return found
 
 
 #: the words between two quotes bring in another part of the page
