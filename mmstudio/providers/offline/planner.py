@@ -31,6 +31,7 @@ from mmstudio.providers.offline import planner_brief as brief
 from mmstudio.providers.offline import planner_colours as colours
 from mmstudio.providers.offline import planner_directives as directives
 from mmstudio.providers.offline import planner_elements as element_rules
+from mmstudio.providers.offline import planner_entries as entries
 from mmstudio.providers.offline import planner_pages as site_pages
 from mmstudio.providers.offline import planner_pricing as pricing
 from mmstudio.providers.offline import planner_quotes as quotes
@@ -69,6 +70,7 @@ def _plan(prompt: str, *, paginate: bool) -> DesignPlan:
     for draft in drafts:
         pricing.group_plans(draft)  # each plan's name, price, line and features in one card
         schedule.group_rows(draft)  # each time with its session and subline in one row
+        entries.group_entries(draft)  # "the second entry: name …; role line: …" in one card
     if not dataset.strip():
         drafts = brief.expand(prose, title, drafts)  # a short brief's listed parts
     tables = pt.parse_tables(dataset)

@@ -167,6 +167,8 @@ def _section(
     slots = {k: list(v) for k, v in draft.slots.items()}
     titles = slots.pop("title", [])
     subtitles = slots.pop("subtitle", [])
+    eyebrows = slots.pop("eyebrow", [])  # one head line above the title; more are chips
+    slots["tags"] = eyebrows[1:] + slots.get("tags", [])
     headings = titles[1:] + slots.get("headings", [])
     title = titles[0] if titles else ""
     if draft.kind not in ("header", "hero", "footer") and draft.interleaved():
@@ -196,6 +198,7 @@ def _section(
         "kind": draft.kind,
         "title": title[:400],
         "subtitle": (subtitles[0] if subtitles else "")[:1000],
+        "eyebrow": (eyebrows[0] if eyebrows else "")[:200],
         **fields,
         "table": _data_table(table) if table else None,
         "layout": _section_layout(text, draft.kind),

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from mmstudio.plan import SectionItem
 from mmstudio.providers.offline import planner_elements as element_rules
+from mmstudio.providers.offline import planner_eyebrows as eyebrows
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
 from mmstudio.providers.offline.planner_items import Fields, item_fields
@@ -42,6 +43,8 @@ _TITLED = re.compile(r"\b(?:titled|headed|called|labell?ed)\s*:?\s*[“\"]?$", r
 _TEXT_SLOTS = ("subtitle", "item", "quote", "caption", "paragraph", "pair", "attribution")
 _NOT_PAIRED = ("nav", "button", "field", "brand")
 _QUOTE_HOMES = ("testimonials", "content")
+#: slots a label placed above a heading may have been read into (a chip, a loose line)
+_EYEBROW_SLOTS = ("tag", "heading", "paragraph", "")
 #: a page-level quote right after these words names or describes a typeface (“Garden Sans”):
 #: the typography rules read it, the page never prints it
 _TYPEFACE_CUE = re.compile(
@@ -87,6 +90,8 @@ def place_quotes(
     for c in _best_occurrences(_candidates(prose, units, drafts), placed):
         key = _key(c.quote.text)
         if c.text and (id(c.draft), key) in exact:
+            if _join_shown(c):
+                continue  # under “ALIGN” (a panel named above): “We start …” — its text
             c = _text_only(c)  # under the heading “01 Climate” shown above: “Micro-climate …”
             key = _key(c.quote.text)
         elif not c.text and key in shown.get(id(c.draft), ""):
@@ -163,6 +168,27 @@ def _take_label(found: list[Candidate]) -> None:
     ):
         pair.label = before.quote.text
         found.pop(-2)
+
+
+def _join_shown(c: Candidate) -> bool:
+    """Give the text half of a pair to the item or loose heading its title already shows in
+    the section ("three panels “ALIGN”, “ASCEND”, “ANCHOR” … under “ALIGN”: “We start …”"):
+    the item takes the text, a loose heading becomes an item with it. False when neither."""
+    draft, title = c.draft, _key(c.quote.text)
+    text = label_text(c.text, "paragraph")
+    for item in draft.slots.get("items", []):
+        if _key(item.title) == title and not item.text:
+            item.text = text
+            return True
+    headings = draft.slots.get("headings", [])
+    shown = next(
+        (h for h in headings if _key(h) == _key(label_text(c.quote.text, "heading"))), None
+    )
+    if shown is None:
+        return False
+    headings.remove(shown)
+    draft.add("items", SectionItem(title=shown, text=text))
+    return True
 
 
 def _text_only(c: Candidate) -> Candidate:
@@ -281,7 +307,9 @@ def _put(c: Candidate, prose: str) -> None:
         and element_rules.claims(element, claimed, c.explicit, shown)
     ):
         return
-    if slot == "pair":
+    if slot in _EYEBROW_SLOTS and eyebrows.placed_above(prose, c.quote.start, c.quote.end, text):
+        draft.add("eyebrow", text)  # "a small label above it: “…”": the head's first line
+    elif slot == "pair":
         pair_text, label = label_text(c.text, "paragraph"), label_text(c.label, "tag")
         draft.add("items", SectionItem(title=text, text=pair_text, label=label))
     elif slot == "kpi" and c.text:  # “TOTAL MINUTES IN VR”, big number “42 min”
