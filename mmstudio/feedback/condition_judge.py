@@ -169,12 +169,34 @@ class SiteCheck(Behaviours):
             return self._hover(part, pages)
         if name in ("navigate", "submit", "reveal"):
             return await self._behaviour(name, part, pages)
+        if name == "home_link":
+            return await self._home_link(part, pages, reading)
         found = [_pinned(part, v, check_part(part, v)) for v in pages]
         for status in ("pass", "fail"):
             hit = next((r for r in found if r.status == status), None)
             if hit is not None:
                 return hit
         return found[0] if found else result(part, "unchecked", "no page to check")
+
+    async def _home_link(self, part: Requirement, pages: list[PageView], reading):
+        """A link back to the homepage on the page the journey starts from: the page the
+        condition names, else the page of the feature it names (a section of the homepage, or
+        no named start, leaves it unchecked)."""
+        from mmstudio.requirements.condition_things import check_home_link
+
+        if reading.where != "page":
+            named = [p.label for p in reading.parts if p.label and (p.checker == "cond.named"
+                     or (p.checker == "cond.text" and p.role == "section"))]  # fmt: skip
+            target = self.dom.resolve(named[0]) if named else None
+            view = (await self.view(target.file)
+                    if target is not None and target.file != self.main and not target.section
+                    else None)  # fmt: skip
+            if view is None:
+                return result(part, "unchecked", "no page of its own to start the way back from")
+            pages = [view]
+        found = [check_home_link(part, view, self.main) for view in pages]
+        return next((r for r in found if r.status == "pass"), found[0] if found else
+                    result(part, "unchecked", "no page to check"))  # fmt: skip
 
     def _items(self, part: Requirement, pages: list[PageView]) -> RequirementResult:
         """Every item of some repeated group (in the named section) holds what is asked, on

@@ -19,6 +19,7 @@ from mmstudio.render.base import Box
 from .checks import check_all
 from .condition_dom import overlap
 from .condition_style import colour_check, contrast_check, type_check
+from .condition_things import check_thing
 from .condition_view import CONTAINERS, PageView, result, within
 from .model import Requirement, RequirementResult
 from .text import loose
@@ -311,4 +312,5 @@ _CHECKS = {
     "position": _position,
     "gradient": _styled,
     "shadow": _styled,
+    "thing": check_thing,
 }

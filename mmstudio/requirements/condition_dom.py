@@ -102,6 +102,7 @@ class PageDom:
     scripts: str = ""  # inline scripts and the site's own script files
     styles: str = ""  # inline style sheets and the site's own CSS files
     images: list[str] = field(default_factory=list)  # the src of every <img>
+    drawn: int = 0  # inline <svg role="img"> pictures (drawn thumbnails; not icons)
 
     def pinned(self) -> list[str]:
         """Selectors the style sheets pin with ``position: sticky`` or ``fixed``."""
@@ -143,6 +144,9 @@ class _Parser(HTMLParser):
         dom.names += f" {a.get('id', '')} {a.get('class', '')}".lower()
         if tag == "img":
             dom.images.append(a.get("src", ""))
+        if tag == "svg" and a.get("role") == "img" and "icon" not in a.get("class", "").lower():
+            small = re.fullmatch(r"(?:[1-5]?\d|6[0-4])(?:px)?", a.get("width", ""))
+            dom.drawn += 0 if small else 1
         if tag == "form":
             dom.forms += 1
             self.form = dom.forms - 1

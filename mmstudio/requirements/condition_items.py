@@ -31,6 +31,8 @@ _ASKED = (
     (r"dates?", "date"),
     (r"ratings?|stars?|scores?", "rating"),
     (r"prices?|costs?", "price"),
+    (r"icons?|emoji\w*", "icon"),
+    (r"badges?", "badge"),
 )
 _EACH = re.compile(
     r"\b(?:each|every|all)\s+(?:of\s+the\s+)?[a-z]|\b(?:cards?|tiles?|entries)\b|"
@@ -40,7 +42,8 @@ _EACH = re.compile(
 )
 #: words the items part reads (see :data:`~.condition_words.READ_BY`)
 READS = (
-    r"each|every|all|cards?|tiles?|entr(?:y|ies)|lists?|listings?|thumbnails?|descriptions?"
+    r"icons?|emoji\w*|badges?|next to|beside|alongside|each|every|all|cards?|tiles?|entr(?:y|ies)"
+    r"|lists?|listings?|thumbnails?|descriptions?"
     r"|summar(?:y|ies)|excerpts?|brief|short|ratings?|stars?|images?|photos?|pictures?"
     r"|photograph\w*|illustrations?|displaying|showing|featuring|containing|includ\w*"
 )
@@ -53,6 +56,11 @@ _RATING = re.compile(r"★|☆|\b\d(?:\.\d)?\s*(?:/|out of)\s*(?:5|10)\b|\brat(?
 _PRICE = re.compile(r"[$€£¥]\s?\d|\b\d+(?:[.,]\d\d)?\s?(?:usd|eur|gbp)\b|\bfree\b", re.I)
 
 
+_BESIDE_EACH = re.compile(
+    r"\b(icons?|emoji\w*|badges?)\b[^.;]{0,80}?\b(?:next to|beside|alongside)\s+"
+    r"(?:each|every|all)\b",
+    re.I,
+)
 _ICON = re.compile(r"\bicons?\b|\bemoji\w*", re.I)
 _EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u2604\u2607-\u27bf]")  # not ★ ☆ (ratings)
 
@@ -91,6 +99,10 @@ def items_part(text: str, plain: str, parts: list[Requirement]) -> list[Requirem
     for words, thing in _ASKED:
         if re.search(rf"\b(?:{words})\b", tail, re.I) and thing not in asked:
             asked.append(thing)
+    for m in _BESIDE_EACH.finditer(plain):  # "icons are present next to each category title"
+        thing = "badge" if m.group(1).lower().startswith("badge") else "icon"
+        if thing not in asked:
+            asked.append(thing)
     buttons = [p.label for p in parts if p.checker == "cond.control" and p.role == "button"]
     asked += [f"button:{b}" for b in buttons if b]
     section = next(
@@ -120,6 +132,7 @@ class _Node:
     headings: list[str] = field(default_factory=list)
     controls: list[str] = field(default_factory=list)
     words: str = ""
+    marks: set[str] = field(default_factory=set)  # icon | badge: small marks the item holds
 
 
 _VOID = {"img", "br", "hr", "input", "meta", "link", "source", "wbr", "area", "col", "embed"}
@@ -145,6 +158,9 @@ class _Tree(HTMLParser):
         if tag in ("img", "svg", "picture", "video") or "background-image" in a.get("style", ""):
             for i in [*self.stack, index]:
                 self.nodes[i].images += 1
+        for mark in _marks(tag, a):
+            for i in [*self.stack, index]:
+                self.nodes[i].marks.add(mark)
         if tag not in _VOID:
             self.stack.append(index)
             if re.fullmatch(r"h[1-6]|a|button|strong|b", tag) or "title" in node.classes:
@@ -179,8 +195,28 @@ class _Tree(HTMLParser):
             return
         for i in self.stack:
             self.nodes[i].text.append(data)
+            if _EMOJI.search(data):
+                self.nodes[i].marks.add("icon")
         for _at, _tag, words in self.capture:
             words.append(data)
+
+
+_ICON_MARK = re.compile(r"\bicon|\bfa-|\bbi-|material-(?:icons|symbols)", re.I)
+_BADGE_MARK = re.compile(r"\bbadge|\bpill\b|\bchip\b|\bverified\b", re.I)
+
+
+def _marks(tag: str, attrs: dict[str, str]) -> set[str]:
+    """The small marks an element is: an icon (an svg / img / i / span classed, named or
+    alt-texted as one, or an svg drawn at most 64 px wide) or a badge (classed as one)."""
+    found = set()
+    named = f"{attrs.get('class', '')} {attrs.get('src', '')} {attrs.get('alt', '')}"
+    if tag in ("svg", "img", "i", "span") and _ICON_MARK.search(named):
+        found.add("icon")
+    if tag == "svg" and re.fullmatch(r"(?:[1-5]?\d|6[0-4])(?:px)?", attrs.get("width", "")):
+        found.add("icon")
+    if _BADGE_MARK.search(attrs.get("class", "")):
+        found.add("badge")
+    return found
 
 
 def _tree(html: str) -> list[_Node]:
@@ -226,6 +262,8 @@ def _has(item: _Node, thing: str) -> bool:
         return bool(_RATING.search(item.words))
     if thing == "price":
         return bool(_PRICE.search(item.words))
+    if thing in ("icon", "badge"):
+        return thing in item.marks
     if thing.startswith("button:"):
         want = loose(thing[7:])
         return any(want and want in loose(c) for c in item.controls)

@@ -82,6 +82,7 @@ def read_condition(condition: str, pass_: str = "", fail: str = "") -> Condition
     from .condition_items import icon_part, items_part
     from .condition_rules import style_parts, widget_parts
     from .condition_shape import shape_part
+    from .condition_things import thing_parts
 
     text = " ".join(condition.split())
     plain = without_quotes(text)
@@ -109,6 +110,7 @@ def read_condition(condition: str, pass_: str = "", fail: str = "") -> Condition
     reading.parts += items_part(text, plain, reading.parts) + icon_part(text, plain)
     reading.parts += hover_part(text, plain) or motion_part(text, plain)
     reading.parts += shape_part(text, plain)
+    reading.parts += thing_parts(text, plain)
     reading.parts += _extracted(text, reading.parts)
     reading.parts = _dedupe(_outside_names(reading.parts, text, reading.page))
     for n, part in enumerate(reading.parts, start=1):
@@ -335,10 +337,13 @@ def _unread(plain: str, parts: list[Requirement]) -> list[str]:
             start, end = part.span.start, part.span.end  # "opens a page listing …": the place
             kept = re.sub(r"(?i)\b(?!random)\w+", lambda m: " " * len(m.group()), plain[start:end])
             plain = plain[:start] + kept + plain[end:]
+    from .condition_things import reads
+
+    read_by = {**READ_BY, **reads()}
     words = []
     for m in UNREAD.finditer(plain):
         word = m.group()
-        if any(re.fullmatch(READ_BY.get(k, "(?!)"), word, re.I) for k in kinds):
+        if any(re.fullmatch(read_by.get(k, "(?!)"), word, re.I) for k in kinds):
             continue
         if _read_elsewhere(word, plain, m.start(), parts):
             continue
@@ -356,6 +361,12 @@ def _read_elsewhere(word: str, plain: str, at: int, parts: list[Requirement]) ->
         return True
     if "cond.navigate" in checkers and low in ("clearly", "easily", "easy"):
         return True
+    if low in ("next to", "beside", "alongside") and any(
+        p.checker == "cond.items"
+        and any(v in ("icon", "badge") or v.startswith("button:") for v in p.values)
+        for p in parts
+    ):
+        return True  # "an icon next to each title": every item holds its icon
     if low.startswith("shadow") and "cond.shadow" in checkers:
         return True
     return low.startswith("gradient") and "cond.gradient" in checkers
