@@ -66,7 +66,8 @@ def _paint_one(
     """``html`` with every element showing ``colour.text`` painted."""
     shown = str(escape(colour.text)).replace("/", "&#47;")
     pattern = re.compile(
-        rf"<(?P<tag>{_TAGS})(?P<attrs>\s[^<>]*)?>(?P<body>\s*{re.escape(shown)}\s*</(?P=tag)>)",
+        rf"<(?P<tag>{_TAGS})(?P<attrs>\s[^<>]*)?>"
+        rf"(?P<body>\s*{re.escape(shown)}[.,;:!?]?\s*</(?P=tag)>)",  # a heading's full stop
         re.I,
     )
 
@@ -81,6 +82,8 @@ def _paint_one(
         minimum = BUTTON_CONTRAST if on_button else LARGE_CONTRAST if large else MIN_CONTRAST
         chips = () if on_button or len(colour.text) > CHIP_CHARS else (primary, *grounds)
         declaration = _declaration(colour, surfaces, minimum, chips, shade=not on_button)
+        if not declaration and on_button and not colour.fill:
+            declaration = _button_for(colour.hex, primary)
         if not declaration:
             return match.group()
         if 'style="' in attrs:
@@ -120,6 +123,20 @@ def _declaration(
         f"color: {colour.hex}; background: {ground}; padding: 0.1em 0.45em; "
         "border-radius: var(--radius-small, 4px); display: inline-block;"
     )
+
+
+def _button_for(ink: str, fill: str) -> str:
+    """A primary button whose text the prompt colours (“Get Tickets” in white) but whose fill
+    does not carry it: the fill's nearest shade that reads under that ink (a deeper pink under
+    white), with the ink; "" when no shade of the fill reads, or when the ink is a hue (“Start
+    trial” in forest green on a forest green button: the fill the prompt gives stays)."""
+    channels = page_css.rgb(ink)
+    if max(channels) - min(channels) >= 24:
+        return ""
+    shade = readable_shade(fill, (ink,), BUTTON_CONTRAST)
+    if not shade:
+        return ""
+    return f"background: {shade}; border-color: {shade}; color: {ink};"
 
 
 def readable_shade(

@@ -24,11 +24,13 @@ _ADJECTIVES = (
     r"(?:(?:bold|soft|bright|deep|dark|light|pale|muted|vivid|warm|cool|rich|small|large|tiny|"
     r"uppercase|lowercase|italic|thin|heavy|solid|saturated|dusty|electric|neon|glowing|"
     r"semi-bold|medium|medium-bold|regular|serif|sans-serif|monospaced|all-caps|caps|acid|pastel|"
-    r"hot|faded)[\s,]+){0,3}"
+    r"hot|faded|giant|huge|massive|big|tiny|condensed|grotesk|monospace|mono|all-caps|spaced-out|"
+    r"\d+(?:[.–-]\d+)?\s*px)[\s,]+){0,4}"
 )
 #: "“X” in teal", "“X” is left-aligned in indigo", "“X” in a bold, playful font, in indigo"
 _AFTER = re.compile(
     r"^[”\"]?\s*,?\s*\(?\s*(?:[^.;“”\"]{0,50},\s*)?(?:(?:is|are)\s+(?:[\w-]+\s+){0,2}?)?"
+    r"(?:(?:both|all|each|also)\s+)?"
     r"(?:(?:set|written|shown|printed|rendered|displayed|"
     r"colou?red|highlighted|appears?|appearing|styled|text)\s+)?(?:in|with|on)\s+(?:an?\s+|the\s+)?"
     + _ADJECTIVES
@@ -60,7 +62,8 @@ _TYPE_WORD = (
     r"\(?\s*\d+(?:\.\d+)?\s*px\s*\)?|\(#[0-9a-fA-F]{6}\)|#[0-9a-fA-F]{6})"
 )
 _TEXT_NOUN = re.compile(
-    r"\b(?:text|type|copy|letters|lettering|reading|reads|headline|heading|title|caption|link)",
+    r"\b(?:text|type|copy|letters|lettering|reading|reads|headline|heading|title|caption|link|"
+    r"label|subtitle|tagline|numerals)",
     re.I,
 )
 _TYPED_TEXT = re.compile(
@@ -68,6 +71,17 @@ _TYPED_TEXT = re.compile(
     r"link|links)\b[\s,]*){0,2}"
     r"[\s,]*(?:(?:that\s+)?(?:reading|reads|saying|says|which\s+reads)\b)?[\s,]*"
     r"(?:either\s+)?:?\s*$",
+    re.I,
+)
+
+
+#: "in small uppercase red text aligned to the left margin reads “…”", "white uppercase text
+#: reads bluntly: “…”", "in much smaller uppercase red text, sits a subtitle: “…”": the colour's
+#: text noun, then a few words of placement, then what it reads
+_TEXT_READS = re.compile(
+    rf"^(?:[\s,]*{_TYPE_WORD})*[\s,]*(?:text|type|copy|lettering|letters)\b[^.;:“”\"]{{0,50}}?"
+    r"(?:\b(?:reads|reading|says|saying)(?:\s+\w+ly)?|\b(?:label|subtitle|title|heading|caption|"
+    r"line|tagline))\s*:?\s*$",
     re.I,
 )
 
@@ -129,6 +143,8 @@ def _before(prose: str, start: int, palette: list[dict]) -> dict | None:
     if _FILL_BEFORE.search(rest):
         return {"hex": _hex(rest, name, hex_color, palette), "fill": True}
     if re.search(r"\bin\s+" + _ADJECTIVES + r"$", head[:begin], re.I) and _READING.match(rest):
+        return {"hex": _hex(rest, name, hex_color, palette), "fill": False}
+    if _TEXT_READS.match(rest):
         return {"hex": _hex(rest, name, hex_color, palette), "fill": False}
     typed = _TYPED_TEXT.match(rest)
     if typed and (
