@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 
 from mmstudio.feedback import functional
-from mmstudio.feedback.features import FeatureSpec, build, find_feature, read_clause
+from mmstudio.feedback.features import (
+    FeatureSpec,
+    build,
+    entry_copy,
+    entry_subject,
+    find_feature,
+    read_clause,
+)
 from mmstudio.feedback.requirements import split_offline
 from mmstudio.pipeline import behaviours as kit
 from mmstudio.refine import guardrails
@@ -194,11 +201,14 @@ async def test_the_built_search_and_sort_work_and_a_bare_copy_fails(renderer, tm
     )
     page, names = build(PAGE, spec, "t1")
     site = _site(tmp_path, page, names)
+    copy = entry_copy(spec.subject, "")  # a word of one entry only: typing it leaves that one
+    word = next(w for _t, x in copy for w in re.findall(r"[a-z]{5,}", x.lower())
+                if sum(w in f"{t2} {x2}".lower() for t2, x2 in copy) == 1)  # fmt: skip
     steps = functional.parse_script([
         {"action": "select", "selector": "select[data-mm-sort]", "text": "rating-asc"},
         {"action": "expect_visible",
          "selector": ".fb-cards > li:first-child[data-mm-sort-rating='3.9']"},
-        {"action": "type", "selector": "[data-mm-filter-input]", "text": "editors"},
+        {"action": "type", "selector": "[data-mm-filter-input]", "text": word},
         {"action": "expect_text", "selector": "[data-mm-filter-count]", "text": "1 of 6 shown"},
     ])  # fmt: skip
     working = await functional.run_script(site, steps)
@@ -363,3 +373,21 @@ def test_a_separate_page_named_by_its_menu_label_is_a_page_of_its_own():
     assert not _one('Introduce a "Featured Deals" section on the homepage').page
     # a page a turn refines is refined where it is (built as a section when missing)
     assert not _one("Enhance the visual design of the lawyer directory page by adding icons").page
+
+
+def test_sample_entries_come_from_the_subject_the_words_give():
+    """The entries of a built feature are about what the turn says it lists (real FronTalk
+    instructions), not "Deal 1 — Picked by the editors this week."; the copy is data."""
+    comics = _one('Introduce a "Comic Archive" section showcasing past comic strips')
+    page, _names = build(PAGE, comics, "t1")
+    assert comics.subject == "comic strip"
+    titles = [t for t, _x in entry_copy("comic strip", "Wasted Talent")]
+    assert all(f">{t}<" in page for t in titles[:3])
+    assert "Picked by the editors" not in page and "Comic Strip 1" not in page
+    # a subject the copy file does not know: numbered titles, texts naming the subject and site
+    copy = entry_copy("milestone", "Baby Steps")
+    assert copy[0][0] == "Milestone 1" and "Baby Steps" in " ".join(x for _t, x in copy)
+    # words that name no subject ("a list of their …") fall back to the feature's own noun
+    assert entry_subject("of their", "Software Wishlist") == "wishlist"
+    assert entry_subject("a curated list of recipes") == "recipes"
+    assert entry_subject("page") == "entry"

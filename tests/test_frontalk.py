@@ -303,6 +303,17 @@ async def test_replay_of_two_dialogues_scores_forgetting_exactly(
     assert b3.passed is False
     assert b3.detail.startswith("steps: step 1 (click `#subscribe`): no usable element matches")
 
+    # the last version of a replayed dialogue carries its evaluation (the app's badges and
+    # score plot read it); the earlier turns are only judged
+    from mmstudio.project import Project
+
+    project = Project.open(out / "projects" / "dlg-a")
+    versions = project.history.list()
+    head = project.history.get(project.manifest.head)
+    assert "report.json" in head.files and head.scores.get("overall") is not None
+    assert project.read_report() is not None and project.read_report().scores.overall is not None
+    assert [v.scores.get("overall") is not None for v in versions].count(True) == 1
+
     records = {r["id"]: r for r in json.loads((out / "summary.json").read_text())["dialogues"]}
     a, b = records["dlg-a.html"], records["dlg-b.html"]
     assert [t["statuses"] for t in a["tests"]] == [

@@ -22,10 +22,12 @@ import html as htmllib
 import json
 import re
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from html import escape
 
 from mmstudio.pipeline import behaviours as kit
 from mmstudio.refine import html_edit
+from mmstudio.resources import resource
 
 FEATURE_CSS = "assets/css/mm-features.css"
 _QUOTE = re.compile(r"[\"“]([^\"”]{1,80})[\"”]")
@@ -118,14 +120,6 @@ _STOP = {
     "From", "Position", "Place", "Display", "Showcase", "Utilize", "Apply", "Style", "Offer",
 }  # fmt: skip
 _RATINGS = (4.6, 4.9, 4.1, 4.8, 3.9, 4.4)  # out of 5: an order of their own, not the dates'
-_TEXTS = (
-    "Picked by the editors this week.",
-    "A reader favourite, back by popular demand.",
-    "Fresh this month and already much talked about.",
-    "An early classic worth another look.",
-    "Short, useful and easy to share.",
-    "The one most visitors open first.",
-)
 
 
 @dataclass
@@ -413,8 +407,9 @@ def _subject(clause: str, name: str) -> str:
     noun = re.sub(r"^(?:the|a|an|this|that|each|every)(?:\s+|$)", "", noun)
     if not noun or noun.split()[0] in ("users", "them", "it", "its", "their", "up", "how", "what"):
         noun = name.split()[-1].lower() if name else "item"
-    noun = re.sub(r"\b(?:and|or|with|to|for|in|on|by)\b.*$", "", noun).strip() or "item"
-    return _singular(noun)
+    noun = re.sub(r"\b(?:and|or|with|to|for|in|on|by|from|about|that|which)\b.*$", "", noun)
+    noun = noun.strip(" '’") or "item"
+    return _singular(entry_subject(noun, name))
 
 
 _SINGULAR = {
@@ -769,14 +764,57 @@ def find_feature(page: str, name: str) -> html_edit.Node | None:
     return best[1] if best else None
 
 
-def _items(spec: FeatureSpec, count: int = 6) -> list[tuple[str, str, str]]:
-    """(title, meta line, text) of the entries a feature lists."""
-    subject = spec.subject or "entry"
+@cache
+def _entry_copy() -> dict:
+    """``resources/offline/entry_copy.json`` (see its ``_about``); raises ValueError naming
+    the file when it is unreadable."""
+    path = resource("offline", "entry_copy.json")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["leads"] = re.compile(data["leads"], re.I)
+        for entry in data["subjects"]:
+            entry["match"] = re.compile(rf"\b(?:{entry['match']})", re.I)
+        return data
+    except (OSError, KeyError, TypeError, ValueError, re.error) as exc:
+        raise ValueError(f"{path} is not an entry-copy file: {exc}") from None
+
+
+def entry_subject(noun: str, name: str = "") -> str:
+    """What a feature lists, from the words after "of" / "showcasing" … (``noun``): the leads
+    of the copy file dropped ("a list of past comics" → "past comics"); a noun that is none
+    ("of their", "page") gives the last word of the feature's ``name``, else "entry"."""
+    data = _entry_copy()
+    noun = data["leads"].sub("", noun.strip()).strip()
+    first = noun.split()[0].lower() if noun else ""
+    if not first or first in data["not_subjects"]:
+        last = name.split()[-1].lower() if name.split() else ""
+        return last if last and last not in data["not_subjects"] else "entry"
+    return noun
+
+
+def entry_copy(subject: str, topic: str, count: int = 6) -> list[tuple[str, str]]:
+    """``count`` (title, text) sample entries of a feature listing ``subject`` on the site
+    ``topic`` (its title): the copy file's titles and texts for the subject when it has them,
+    else "<Subject> n" titles and its text templates."""
+    data = _entry_copy()
+    entry = next((e for e in data["subjects"] if e["match"].search(subject)), None)
+    if entry is not None:
+        titles, texts = entry["titles"], entry["texts"]
+    else:
+        titles = [f"{_title(subject)} {n}" for n in range(1, count + 1)]
+        texts = [t.format(subject=subject, topic=topic or "this site") for t in data["texts"]]
+    return [(titles[n % len(titles)], texts[n % len(texts)]) for n in range(count)]
+
+
+def _items(spec: FeatureSpec, topic: str = "", count: int = 6) -> list[tuple[str, str, str]]:
+    """(title, meta line, text) of the entries a feature lists (``topic``: the site's title):
+    the options the words list, else sample entries of its subject (:func:`entry_copy`)."""
+    copy = entry_copy(spec.subject or "entry", topic, count)
     titles = [o for o in spec.options if len(o) <= 40][:6] if "filter" not in spec.kits else []
-    titles = titles or [f"{_title(subject)} {n}" for n in range(1, count + 1)]
+    titles = titles or [t for t, _x in copy]
     items = []
     for n, title in enumerate(titles):
-        items.append((title, " · ".join(_meta(spec, n)), _TEXTS[n % len(_TEXTS)]))
+        items.append((title, " · ".join(_meta(spec, n)), copy[n % len(copy)][1]))
     return items
 
 
@@ -827,7 +865,7 @@ def _art(title: str, n: int) -> str:
 def _component(name: str, spec: FeatureSpec, key: str, site_title: str) -> str:
     """The markup of kit component ``name`` configured for ``spec``."""
     label = spec.name or _title(spec.subject)
-    items = _items(spec)
+    items = _items(spec, site_title)
     if name == "form":
         config = kit.configure("form", " ".join([label, *spec.fields]))
         if spec.fields and "fields" not in config:
@@ -864,7 +902,8 @@ def _component(name: str, spec: FeatureSpec, key: str, site_title: str) -> str:
         return kit.snippet("accordion", items=pairs, mm_id=f"{key}-accordion")
     if name == "tabs":
         titles = spec.options or [t for t, _m, _x in items[:3]]
-        pairs = [(t, _TEXTS[n % len(_TEXTS)]) for n, t in enumerate(titles[:6])]
+        texts = [x for _t, _m, x in items]
+        pairs = [(t, texts[n % len(texts)]) for n, t in enumerate(titles[:6])]
         return kit.snippet("tabs", items=pairs, prefix=f"{key}-tab", mm_id=f"{key}-tabs")
     if name == "list":
         if re.search(r"comment", spec.subject + " " + label, re.I) or "comment" in spec.about:
@@ -1043,9 +1082,10 @@ def build(page: str, spec: FeatureSpec, key: str) -> tuple[str, list[str]]:
         page = _nav(page, spec.name, f"#{own}")
     actions = f'<div class="actions">{"".join(buttons)}</div>' if buttons else ""
     if fresh:
-        listing = "" if {"carousel", "quiz", "form", "list"} & set(spec.kits) else _grid(spec)
+        plain = {"carousel", "quiz", "form", "list"} & set(spec.kits)
+        listing = "" if plain else _grid(spec, title)
         if wants_filter:
-            listing = _filter_around(listing or _grid(spec), spec, f"{own}-{key}")
+            listing = _filter_around(listing or _grid(spec, title), spec, f"{own}-{key}")
         name = spec.name or _title(spec.subject)
         lede = f'<p class="lede">{_e(spec.about)}</p>' if spec.about else ""
         listing = _each_card(listing, "".join(each)) if each else listing
@@ -1194,11 +1234,12 @@ def _has_label(page: str, node: html_edit.Node, label: str) -> bool:
     return f">{_e(label)}<" in page[node.start : node.end]
 
 
-def _grid(spec: FeatureSpec) -> str:
-    """The feature's entries as a card grid in the page's own card classes."""
+def _grid(spec: FeatureSpec, topic: str = "") -> str:
+    """The feature's entries as a card grid in the page's own card classes (``topic``: the
+    site's title, for the sample entries)."""
     counter = "counter" in spec.kits
     cards = []
-    for n, (title, meta, text) in enumerate(_items(spec)):
+    for n, (title, meta, text) in enumerate(_items(spec, topic)):
         extra = ""
         if counter:
             extra = kit.snippet("counter", label="Like", key=f"like-{slug(title)}-{n}")
@@ -1296,7 +1337,8 @@ def _add_filter(page: str, own: str, spec: FeatureSpec, key: str) -> str:
     ]  # fmt: skip
     if not lists:
         at = _close_of(page, node)
-        return page[:at] + _filter_around(_grid(spec), spec, f"{own}-{key}") + page[at:]
+        grid = _grid(spec, _site_title(page))
+        return page[:at] + _filter_around(grid, spec, f"{own}-{key}") + page[at:]
     target = lists[0]
     wrapped = _filter_around(page[target.start : target.end], spec, f"{own}-{key}")
     return page[: target.start] + wrapped + page[target.end :]

@@ -308,9 +308,13 @@ async def replay(dialogue: Dialogue, root: Path, options: FrontalkOptions, model
         # offline, turn 1's own words are applied to the generated page as well: the planner
         # lays out a site from a brief, the feature builder adds the named features it left out
         applied = number > 1 or options.start == "blank" or models.refiners is None
+        # the last version is evaluated (its report and scores committed with it), so the
+        # replayed project opens in the app with its badges and score plot; earlier turns are
+        # judged by the critic only (the evaluation costs seconds a turn)
+        last = number == len(dialogue.cases)
         turn = FeedbackTurn(
             project, splitter=with_conditions(models.splitter if applied else None, reqs),
-            judge=models.judge, refiners=models.refiners, rescore=False,
+            judge=models.judge, refiners=models.refiners, rescore=last,
         )  # fmt: skip
         result = await turn.run(case.instructions)
         conditions += [(r, case.type, number) for r in reqs]
