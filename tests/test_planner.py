@@ -428,13 +428,17 @@ def test_demo_plans_quickly() -> None:
 
 @needs_bench
 def test_139_dataset_titles_columns_and_tile_values(plans: dict[str, DesignPlan]) -> None:
-    """Dataset notes about placement stay out of titles, column identifiers read as words, and
-    every KPI tile the dataset has a number for shows it."""
+    """Dataset notes about placement stay out of titles, column identifiers read as words, every
+    KPI tile the dataset has a number for shows it, and the right mini-gauge (“a “…” mini-gauge”)
+    shows its own table."""
     plan = plans["139"]
     titles = [s.title for s in plan.sections] + [c.source_data.source for c in plan.charts]
     assert "Live Trip Requests" in titles and not any("Gauge)" in t or "Pod)" in t for t in titles)
     tiles = {i.label: i.value for s in plan.sections if s.kind == "stats" for i in s.items}
-    assert tiles["Live Trip Requests"] == "65,980" and tiles["Instant Deals"] == "57.4"
+    assert tiles["Live Trip Requests"] == "65,980"
+    gauges = {c.title: c for c in plan.charts if c.attributes.chart_type == "gauge"}
+    share = gauges["Instant vs Flexible Pricing Share"].source_data  # the right mini-gauge's table
+    assert ["Instant Deals", 57.4] in share.rows
     columns = [c for s in plan.sections if s.table for c in s.table.columns]
     assert "Share (%)" in columns and "Share of Global (%)" in columns
     assert not any(re.search(r"[a-z][A-Z]", c) for c in columns)

@@ -28,7 +28,7 @@ def _alternation(words: tuple[str, ...]) -> str:
 
 _MENTION = {
     kind: re.compile(
-        rf"{_INTRO}(?:[\s,]+[\w’'()/-]+(?::\d+)?){{0,6}}?[\s,-]+(?:{_alternation(nouns)})s?(?![\w-]){_COMPOUND}"
+        rf"{_INTRO}(?:[\s,]+[\w’'()/“”\"-]+(?::\d+)?){{0,6}}?[\s,-]+(?:{_alternation(nouns)})s?(?![\w-]){_COMPOUND}"
         rf"|(?<!the )(?<!this )(?<!that )\b(?:{_alternation(nouns)})s?\s*:"
         rf"|(?<=[,;:] )(?:{_alternation(nouns)})s?\s+(?:of|showing|depicting)\b",
         re.I,

@@ -14,7 +14,8 @@ the second:
 - ``text`` too — a question then its answer: "“Can I switch plans later?” with answer: “Yes. …”".
 
 A gap that names another slot (a button, link, pill, tag, title, heading) or ends a sentence
-hands over to a new element, not to a field of the same item.
+hands over to a new element, not to a field of the same item; one that names an input or its
+placeholder makes the second quote what a form field shows.
 
 Public API: :class:`Fields`, :func:`item_fields`.
 """
@@ -66,6 +67,12 @@ _OTHER_SLOT = re.compile(
     r"column|widget|module)\b",
     re.I,
 )
+#: words that make the second quote what an input shows, not the item's text
+_INPUT = re.compile(
+    r"\b(?:input|inputs|placeholder|text field|email field|search field|search bar|search box|"
+    r"form field|dropdown)\b",
+    re.I,
+)
 _READS = re.compile(r"^[^“”\"]{0,40}\b(?:reads|shows|says|displays|reading|showing)\s*:?\s*$", re.I)
 _QUESTION = re.compile(r"^.{3,}\?\s*$", re.S)
 _SENTENCE_END = re.compile(r"[.!?]\s+[A-Z]|;|\n")
@@ -101,6 +108,8 @@ def field_role(prose: str, first: pt.Quote, second: pt.Quote) -> FieldRole | Non
         return None
     if len(second.text.strip()) < 2:
         return None
+    if _INPUT.search(prose[first.end : second.start]):
+        return None  # "“Stay in the Loop” with an email input … placeholder “you@…”": a field
     if _TEXT_GAP.match(prose[first.end - 1 : second.start + 1]):
         return "text" if len(second.text) >= 12 else None
     gap = prose[first.end : second.start]

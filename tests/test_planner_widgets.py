@@ -1,0 +1,50 @@
+"""Asked widgets reach the page (issue 14, requested widgets), on real prompt excerpts."""
+
+from __future__ import annotations
+
+from mmstudio.providers.offline import prompt_text as pt
+from mmstudio.providers.offline.layout import render_page
+from mmstudio.providers.offline.planner import plan_from_prompt
+from mmstudio.providers.offline.planner_items import item_fields
+
+
+def test_a_placeholder_is_no_items_text() -> None:
+    excerpt = (  # dev prompt 001
+        "“Stay in the Loop” with a simple email input field that has rounded corners and "
+        "placeholder text “you@example.com” in light gray, followed by a small button labeled "
+        "“Join the Zine”"
+    )
+    assert item_fields(excerpt, pt.find_all_quotes(excerpt)) == {}
+
+
+def test_an_email_box_in_the_footer_is_an_input() -> None:
+    plan = plan_from_prompt(  # dev prompt 086
+        "Design a reading club page called “Nebula Stack”.\n\nThe footer has three columns. The "
+        "right column has a tiny label “Stay in orbit” and a simple email input box with "
+        "placeholder text “Enter your email for cosmic dispatches” in light gray, followed by a "
+        "small rectangular button labeled “Subscribe”."
+    )
+    html = render_page(plan)
+    assert 'placeholder="Enter your email for cosmic dispatches"' in html
+
+
+def test_form_fields_inside_a_reviews_section_stay_inputs() -> None:
+    plan = plan_from_prompt(  # dev prompt 050
+        "Design a studio page called “Brute Craft”.\n\nA reviews section shows testimonials: "
+        "“This site is ugly on purpose. That’s why I trust it.” — SAMIR P. Below this review "
+        "block is a stark white subscription form. Underneath are three form fields stacked "
+        "vertically: the first has a faint placeholder text “Email address”, the second "
+        "“Choose username”."
+    )
+    html = render_page(plan)
+    assert 'placeholder="Email address"' in html and 'placeholder="Choose username"' in html
+
+
+def test_a_chart_named_before_its_noun_is_planned() -> None:
+    plan = plan_from_prompt(  # dev prompt 139
+        "Design a travel dashboard called “Skyline Ops”.\n\nOn the left side of the central "
+        "module, add a compact vertical mini-gauge labeled “Search-to-Booking Conversion” with a "
+        "circular dial; symmetrically on the right, mirror this with a “Instant vs Flexible "
+        "Pricing Share” mini-gauge using the same style."
+    )
+    assert [c.attributes.chart_type for c in plan.charts] == ["gauge", "gauge"]
