@@ -188,3 +188,83 @@ def test_thumbnails_drawn_inline_count_and_icons_do_not(tmp_path):
     assert drawn.status == "pass" and "3 drawn inline" in drawn.message
     icons = check_thing(part, PageView("icons.html", _facts(), dom.page("icons.html")))
     assert icons.status == "fail"
+
+
+REACHED_PAGE = (
+    "Verify that the \u201cDeal Categories\u201d page is accessible from the homepage via the "
+    "navigation menu."
+)
+REACHED_NAME = "Community Engagement Forum is accessible from the homepage."
+
+
+def test_a_page_or_feature_reached_from_the_homepage(tmp_path):
+    from mmstudio.render.facts import TextBlock
+
+    assert read_condition(REACHED_PAGE).checkable and read_condition(REACHED_NAME).checkable
+    nav = '<header><nav><a href="index.html">Home</a> <a href="deals.html">Deal Categories</a>'
+    (tmp_path / "index.html").write_text(
+        f"{nav}</nav></header><main><h2>Welcome</h2>"
+        '<p><a href="forum.html">Community Engagement Forum</a></p></main>',
+        encoding="utf-8",
+    )
+    (tmp_path / "deals.html").write_text("<title>Deal Categories</title><h1>Deal Categories</h1>")
+    (tmp_path / "forum.html").write_text("<title>Forum</title><h1>Community Engagement Forum</h1>")
+    menu = [
+        TextBlock(tag="a", text=t, rect=Box(x=20 + 140 * n, y=10, w=120, h=30), link=True,
+                  header=True)
+        for n, t in enumerate(("Home", "Deal Categories"))
+    ]  # fmt: skip
+    facts = PageFacts(text="Home Deal Categories Welcome Community Engagement Forum", blocks=menu)
+    status, detail = _judge(tmp_path, REACHED_PAGE, facts)
+    assert status == "pass" and "leads to deals.html" in detail
+    assert _judge(tmp_path, REACHED_NAME, facts)[0] == "pass"
+    # the link is there, but not in the menu the condition names: no pass
+    (tmp_path / "index.html").write_text(
+        '<header><nav><a href="index.html">Home</a></nav></header><main>'
+        '<p><a href="deals.html">Deal Categories</a></p></main>',
+        encoding="utf-8",
+    )
+    status, detail = _judge(tmp_path, REACHED_PAGE, PageFacts(text="Home", blocks=menu[:1]))
+    assert status == "fail" and "no link of the menu" in detail
+    (tmp_path / "forum.html").unlink()
+    status, detail = _judge(tmp_path, REACHED_NAME, PageFacts(text="Home", blocks=menu[:1]))
+    assert status == "fail" and "Community Engagement Forum" in detail
+
+
+CLICK_ITEM = (
+    "Check that clicking a headline in the \u201cLatest News\u201d section on the homepage takes "
+    "the user to the full article page."
+)
+
+
+def _news(items: str) -> str:
+    return (
+        f'<main><section id="latest-news"><h2>Latest News</h2><ul class="news">{items}</ul>'
+        "</section></main>"
+    )
+
+
+def test_clicking_an_item_leads_to_its_own_page(tmp_path):
+    reading = read_condition(CLICK_ITEM)
+    assert reading.checkable and any(p.checker == "cond.item_link" for p in reading.parts)
+    linked = "".join(
+        f'<li><h3><a href="{n}.html">{t}</a></h3><p>Short summary of it.</p></li>'
+        for n, t in (("rates", "Rates rise again"), ("port", "New port opens"))
+    )
+    (tmp_path / "index.html").write_text(_news(linked), encoding="utf-8")
+    for n, t in (("rates", "Rates rise again"), ("port", "New port opens")):
+        (tmp_path / f"{n}.html").write_text(f"<title>{t}</title><h1>{t}</h1>", encoding="utf-8")
+    facts = PageFacts(text="Latest News Rates rise again New port opens")
+    status, detail = _judge(tmp_path, CLICK_ITEM, facts)
+    assert status == "pass" and "link to port.html, rates.html" in detail
+    plain = "".join(f"<li><h3>{t}</h3><p>Short summary of it.</p></li>" for t in ("A1", "B2"))
+    (tmp_path / "index.html").write_text(_news(plain), encoding="utf-8")
+    status, detail = _judge(tmp_path, CLICK_ITEM, facts)
+    assert status == "fail" and "are no links" in detail
+    dead = "".join(f'<li><h3><a href="#">{t}</a></h3><p>Short summary.</p></li>' for t in "AB")
+    (tmp_path / "index.html").write_text(_news(dead), encoding="utf-8")
+    status, detail = _judge(tmp_path, CLICK_ITEM, facts)
+    assert status == "fail" and "2 lead nowhere" in detail
+    scripted = "".join(f"<li><h3>{t}</h3><button>Read</button></li>" for t in ("A1", "B2"))
+    (tmp_path / "index.html").write_text(_news(scripted), encoding="utf-8")
+    assert _judge(tmp_path, CLICK_ITEM, facts)[0] == "unchecked"  # a script may handle them

@@ -171,6 +171,10 @@ class SiteCheck(Behaviours):
             return await self._behaviour(name, part, pages)
         if name == "home_link":
             return await self._home_link(part, pages, reading)
+        if name == "reached":
+            return self._reached(part)
+        if name == "item_link":
+            return self._item_link(part, pages)
         found = [_pinned(part, v, check_part(part, v)) for v in pages]
         for status in ("pass", "fail"):
             hit = next((r for r in found if r.status == status), None)
@@ -197,6 +201,91 @@ class SiteCheck(Behaviours):
         found = [check_home_link(part, view, self.main) for view in pages]
         return next((r for r in found if r.status == "pass"), found[0] if found else
                     result(part, "unchecked", "no page to check"))  # fmt: skip
+
+    def _item_link(self, part: Requirement, pages: list[PageView]) -> RequirementResult:
+        """Every item of the section ``part.label`` links to a page of its own: another page
+        of the site, a different one per item or one named like the item. Items that are no
+        links fail; items only a script may handle (buttons) stay unchecked."""
+        from mmstudio.requirements.condition_dom import Target
+        from mmstudio.requirements.condition_items import entries
+
+        found: list[RequirementResult] = []
+        for view in pages:
+            try:
+                html = (self.site_dir / view.file).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            items = entries(html, part.label)
+            where = f"“{part.label}” on {view.file}"
+            if items is None:
+                found.append(result(part, "fail", f"no section {where}"))
+                continue
+            if len(items) < 2:
+                found.append(result(part, "fail", f"no repeated items in {where}"))
+                continue
+            linked = []
+            for item in items:
+                targets = [self.dom.follow(h, view.file) for h in item.links]
+                own = [t for t in targets if t is not None and t.file != view.file]
+                if own:
+                    linked.append((item, own[0]))
+            files = {t.file for _i, t in linked}
+            named = [i for i, t in linked
+                     if overlap(i.title, self.dom.describe(Target(t.file))) >= 0.5]  # fmt: skip
+            if len(linked) == len(items) and (len(files) == len(items) or named):
+                return result(part, "pass", f"{len(items)} items in {where} link to "
+                              f"{', '.join(sorted(files)[:3])}")  # fmt: skip
+            if linked or any(i.buttons for i in items):
+                found.append(result(part, "unchecked", f"{len(linked)} of {len(items)} items in "
+                                    f"{where} link to a page of their own"))  # fmt: skip
+                continue
+            nowhere = sum(bool(i.links) for i in items)
+            found.append(
+                result(
+                    part,
+                    "fail",
+                    f"the {len(items)} items in {where} are no links"
+                    + (f" ({nowhere} lead nowhere in the site)" if nowhere else ""),
+                )
+            )
+        for status in ("pass", "unchecked", "fail"):
+            hit = next((r for r in found if r.status == status), None)
+            if hit is not None:
+                return hit
+        return result(part, "unchecked", "no page to read")
+
+    def _reached(self, part: Requirement) -> RequirementResult:
+        """A link of the homepage (of its menu, when ``part.label`` is "menu") leads to the page
+        or section ``part.values[0]`` resolves to; a section of the homepage is reached there
+        unless the menu is asked."""
+        dest = part.values[0] if part.values else part.key
+        main = self.views[self.main]
+        heads = [b.text for b in main.facts.blocks if b.heading] if main.facts else []
+        target = self.dom.resolve(dest, heads)
+        if target is None:
+            return result(part, "fail", f"no page or section of the site is “{dest}”")
+        menu = None
+        if part.label == "menu":
+            blocks = main.facts.blocks if main.facts else []
+            menu = {loose(b.text) for b in blocks if b.header and (b.link or b.button)}
+        for control in self.dom.page(self.main).controls:
+            found = self.dom.follow(control.target, self.main) if control.target else None
+            if found is None or found.file != target.file:
+                continue
+            if (
+                target.section
+                and found.section != target.section
+                and overlap(dest, control.text) < 0.5
+            ):
+                continue
+            if menu is not None and loose(control.text) not in menu:
+                continue
+            where = found.file + (f"#{found.section}" if found.section else "")
+            return result(part, "pass", f"the homepage's “{control.text[:40]}” leads to {where}")
+        if target.file == self.main and menu is None:
+            return result(part, "pass", f"“{dest}” is on the homepage itself")
+        at = "menu" if menu is not None else "homepage"
+        return result(part, "fail", f"no link of the {at} leads to “{dest}” ({target.file})")
 
     def _items(self, part: Requirement, pages: list[PageView]) -> RequirementResult:
         """Every item of some repeated group (in the named section) holds what is asked, on

@@ -133,6 +133,8 @@ class _Node:
     controls: list[str] = field(default_factory=list)
     words: str = ""
     marks: set[str] = field(default_factory=set)  # icon | badge: small marks the item holds
+    links: list[str] = field(default_factory=list)  # the href of every link inside
+    buttons: int = 0  # <button>s inside (a script may handle them)
 
 
 _VOID = {"img", "br", "hr", "input", "meta", "link", "source", "wbr", "area", "col", "embed"}
@@ -161,6 +163,12 @@ class _Tree(HTMLParser):
         for mark in _marks(tag, a):
             for i in [*self.stack, index]:
                 self.nodes[i].marks.add(mark)
+        if tag in ("a", "button"):
+            for i in [*self.stack, index]:
+                if tag == "a" and a.get("href"):
+                    self.nodes[i].links.append(a["href"])
+                elif tag == "button" or a.get("onclick"):
+                    self.nodes[i].buttons += 1
         if tag not in _VOID:
             self.stack.append(index)
             if re.fullmatch(r"h[1-6]|a|button|strong|b", tag) or "title" in node.classes:
@@ -327,3 +335,31 @@ def check_items(part: Requirement, html: str, file: str) -> RequirementResult:
         "fail",
         f"{lacking[thing]} of {len(group)} {tag} items {where} have no {thing.replace(':', ' ')}",
     )
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One repeated item of a page: its title (first heading or link words), the hrefs of its
+    links and how many buttons it holds."""
+
+    title: str
+    links: tuple[str, ...]
+    buttons: int
+
+
+def entries(html: str, section: str) -> list[Entry] | None:
+    """The items of the largest repeated group of ``html`` inside the section named
+    ``section`` ("" for the page); None when no section is named so, [] when it holds no
+    repeated items."""
+    nodes = _tree(html)
+    scope = _scope(nodes, section)
+    if scope is not None and not scope:
+        return None
+    groups = _groups(nodes, scope)
+    if not groups:
+        return []
+    group = max(groups, key=len)
+    return [
+        Entry((i.headings or i.controls or [i.words[:60]])[0], tuple(i.links), i.buttons)
+        for i in group
+    ]

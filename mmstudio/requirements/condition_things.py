@@ -1,13 +1,19 @@
 """Things a FronTalk condition asks a page to show that no other rule reads: a timeline, a news
 ticker, badges, a sort control, social media links, star ratings, thumbnails (the vocabulary is
 data: ``resources/requirements/condition_things.json``), and a link back to the homepage
-("users can navigate back to the homepage from the “Community Forum” page").
+("users can navigate back to the homepage from the “Community Forum” page"), and a page or
+feature reached from the homepage ("Verify that the “Event Calendar” page is accessible from the
+homepage", "Community Engagement Forum is accessible from the homepage via the navigation
+menu").
 
 :func:`thing_parts` reads a condition into parts with ``checker`` ``cond.thing`` (``role`` the
 thing's name) and ``cond.home_link``; :func:`check_thing` decides a thing on one rendered page
 from its markup (ids, classes, tags, controls, dropdown options, link targets), its visible
 text and its pictures' boxes; :func:`check_home_link` decides whether a page links to the
-homepage. A thing passes when one of its marks is on the page and fails when none is; a thing's
+homepage; the judge decides a page reached from the homepage
+(:meth:`~mmstudio.feedback.condition_judge.SiteCheck` ``_reached``: a link of the homepage —
+of its menu when the words say so — leads to the page or section the name resolves to). A
+thing passes when one of its marks is on the page and fails when none is; a thing's
 check reads only the nouns that name it (:func:`reads`), so a claim about what it does ("the
 ticker scrolls", "results can be sorted by date") stays unread and can only be failed by the
 thing missing.
@@ -33,6 +39,31 @@ from .structure import negated
 _BACK_HOME = re.compile(
     r"\b(?:navigat\w*|return\w*|go(?:es|ing)?|get(?:s|ting)?|link\w*|way)\s+back\s+to\s+"
     r"(?:the\s+)?(?:home ?page|main page|home)\b|\breturn\w*\s+to\s+(?:the\s+)?home ?page\b",
+    re.I,
+)
+
+
+#: "… is accessible from the homepage (via the navigation menu)"
+_REACHED = re.compile(
+    r"\b(?:easily\s+|directly\s+)?(?:accessible|reachable|accessed|reached)\s+(?:directly\s+)?"
+    r"from\s+(?:the\s+)?home ?page\b(?P<menu>[^.;]{0,40}?\b(?:navigation|nav bar|navbar|menu"
+    r"|header)\b)?",
+    re.I,
+)
+#: a feature named at the start of the sentence, without an article ("Community Engagement
+#: Forum is accessible …")
+_LEAD_NAME = re.compile(
+    r"^(?:(?:verify|confirm|check|ensure)\s+(?:that\s+)?)?(?:the\s+)?"
+    r"(?P<name>[A-Z][\w&'-]*(?:\s+(?:(?:of|and|&|for)\s+)?[A-Z][\w&'-]*){1,5})\s+(?:is|are)\s+",
+)
+
+
+#: "clicking a headline in the “Latest News” section … takes the user to the full article page"
+_ITEM_CLICK = re.compile(
+    r"\bclick\w*\s+(?:on\s+)?(?:a|an|any|each|the)\s+(?P<item>[\w'’ -]{2,40}?)\s+"
+    r"(?:in|on|within|from|of)\s+(?:the|a)\b(?P<where>.{0,80}?)"
+    r"\b(?:navigates?|takes?|opens?|leads?|directs?|brings?|redirects?)\b(?P<dest>[^.;]{0,70}?)"
+    r"\bpages?\b",
     re.I,
 )
 
@@ -87,7 +118,51 @@ def reads() -> dict[str, str]:
     thing's check reads, plus "back" / "return" / "navigate" for the homepage link."""
     found = {f"thing:{t.name}": t.reads for t in things().values()}
     found["home_link"] = r"navigat\w*|return\w*|back|way|links?|accessible|access\w*"
+    found["reached"] = r"accessible|access\w*|reach\w*"
+    found["item_link"] = r"click\w*|navigat\w*|leads?|directs?|redirects?|opens?"
     return found
+
+
+def item_link_part(text: str, plain: str, parts: list[Requirement]) -> list[Requirement]:
+    """A ``cond.item_link`` part (``label`` the section holding the items, ``values`` [the
+    item's noun]) for a click on an unnamed item of a named section that leads to the item's
+    own page ("clicking a headline in the “Latest News” section … takes the user to the full
+    article page"); [] for any other condition."""
+    m = _ITEM_CLICK.search(plain)
+    if m is None or any(p.checker in ("cond.navigate", "cond.reveal") for p in parts):
+        return []
+    inside = [p for p in parts if p.checker in ("cond.text", "cond.named") and p.label
+              and m.start("where") - 2 <= p.span.start <= m.end("where") + 2]  # fmt: skip
+    if not inside:
+        return []
+    return [
+        _req("behaviour", "item_link", inside[0].label,
+             f"Each {m.group('item')} in “{inside[0].label}” leads to its own page",
+             (m.start(), m.end()), label=inside[0].label, values=[m.group("item")],
+             source=text)
+    ]  # fmt: skip
+
+
+def reached_part(text: str, plain: str, where: str, page: str,
+                 parts: list[Requirement]) -> list[Requirement]:  # fmt: skip
+    """A ``cond.reached`` part (``values`` [the destination's name]; ``label`` "menu" when the
+    words name the menu) for a page (the condition's place) or a feature named at the start of
+    the sentence that "is accessible from the homepage"; [] when a navigation part reads it
+    already or nothing names the destination."""
+    m = _REACHED.search(plain)
+    if m is None or any(p.checker in ("cond.navigate", "cond.reached") for p in parts):
+        return []
+    dest = page if where == "page" else ""
+    if not dest:
+        lead = _LEAD_NAME.match(text)
+        dest = lead.group("name") if lead and lead.end() <= m.start() + 1 else ""
+    if not dest:
+        return []
+    return [
+        _req("behaviour", "reached", dest, f"“{dest}” is reached from the homepage",
+             (m.start(), m.end()), values=[dest], label="menu" if m.group("menu") else "",
+             role="named", source=text)
+    ]  # fmt: skip
 
 
 def thing_parts(text: str, plain: str) -> list[Requirement]:

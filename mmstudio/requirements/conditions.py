@@ -82,7 +82,7 @@ def read_condition(condition: str, pass_: str = "", fail: str = "") -> Condition
     from .condition_items import icon_part, items_part
     from .condition_rules import style_parts, widget_parts
     from .condition_shape import shape_part
-    from .condition_things import thing_parts
+    from .condition_things import item_link_part, reached_part, thing_parts
 
     text = " ".join(condition.split())
     plain = without_quotes(text)
@@ -111,6 +111,8 @@ def read_condition(condition: str, pass_: str = "", fail: str = "") -> Condition
     reading.parts += hover_part(text, plain) or motion_part(text, plain)
     reading.parts += shape_part(text, plain)
     reading.parts += thing_parts(text, plain)
+    reading.parts += reached_part(text, plain, reading.where, reading.page, reading.parts)
+    reading.parts += item_link_part(text, plain, reading.parts)
     reading.parts += _extracted(text, reading.parts)
     reading.parts = _dedupe(_outside_names(reading.parts, text, reading.page))
     for n, part in enumerate(reading.parts, start=1):
@@ -331,6 +333,7 @@ def _unread(plain: str, parts: list[Requirement]) -> list[str]:
     for part in parts:  # a page or feature name is a name, not a claim
         names = [part.label] if part.checker in ("cond.page", "cond.named") else []
         names += part.values[:1] if part.checker == "cond.navigate" and part.role == "named" else []
+        names += part.values[:1] if part.checker in ("cond.reached", "cond.item_link") else []
         for name in [f"each {n}" for n in names] + [f"every {n}" for n in names] + names:
             plain = plain.replace(name, " " * len(name))
         if part.checker == "cond.navigate" and part.role == "vague" and part.label:
