@@ -47,3 +47,96 @@ def test_a_signed_quote_is_checked_as_one_item():
     signed = [r for r in reqs if r.values[1].startswith("— Amir")]
     assert len(signed) == 1 and signed[0].severity == "major"
     assert "signed" in signed[0].text
+
+
+# prompt 082: stacked cards (the old reading asked for them "side by side or in a grid")
+LESSONS_082 = (
+    "Next is the “Soft Light Lessons” section, a white background within the central column, "
+    "with a large heading left-aligned: “Soft Light Lessons,” and a short explanatory line: "
+    "“One-on-one and small group sessions tailored to your pace.” Below, three vertically "
+    "stacked cards describe different offerings."
+)
+# prompt 073: the hero picture on the right
+HERO_073 = (
+    "Below this strip, occupying the top half of the screen, is the hero section, using an "
+    "overlapping collage style. On the left two-thirds, there is a large, softly rounded "
+    "rectangular block of pale cream with a torn-paper bottom edge. Inside, the headline reads "
+    "“Grow Together in the City.” On the right side of the hero section, overlapping the cream "
+    "headline panel, is a large, vertically oriented hero image."
+)
+# prompt 027: a two-thirds quote box; prompt 111: a panel floating over a video
+THIRDS_027 = (
+    "The section heading, left-aligned, says: “Founders who learned in the margins.” in dark "
+    "gray. Underneath, occupying roughly two-thirds of the width and aligned to the left, is a "
+    "large quote box with a thin forest green border."
+)
+FLOATING_111 = (
+    "Floating above the video, anchored to the left two-thirds of the width but slightly "
+    "overlapping the center, is an asymmetrical, semi-transparent hero panel with the heading "
+    "“Breathe in the Future of Stillness.”"
+)
+
+
+def _arranged(text: str, role: str):
+    return [r for r in extract(text) if r.kind == "layout" and r.role == role]
+
+
+def _page(rows=(), pictures=(), heading=("Soft Light Lessons", 100)):
+    from mmstudio.render.base import Box
+    from mmstudio.render.facts import PageFacts, Picture, RowFact, SectionFact, TextBlock
+
+    title, y = heading
+    return PageFacts(
+        sections=[SectionFact(id="s1", heading=title, rect=Box(x=0, y=0, w=1280, h=1400))],
+        blocks=[
+            TextBlock(tag="h2", text=title, heading=True, section="s1", font_size=40,
+                      rect=Box(x=80, y=y, w=560, h=90))
+        ],
+        rows=[RowFact(section="s1", per_row=p, total=t, widths=w, width=1120, y=300)
+              for p, t, w in rows],
+        pictures=[Picture(kind="img", section="s1", rect=Box(x=x, y=py, w=500, h=600))
+                  for x, py in pictures],
+    )  # fmt: skip
+
+
+def test_stacked_cards_are_not_read_as_a_grid_and_fail_side_by_side():
+    from mmstudio.requirements.arrangement import check_arrangement
+
+    (stack,) = _arranged(LESSONS_082, "stack")
+    assert stack.count == 3 and "stacked cards" in stack.key
+    assert not _arranged(LESSONS_082, "grid")  # no "3 cards side by side or in a grid"
+    assert check_arrangement(stack, _page(rows=[(3, 6, [360, 360, 360])])).status == "fail"
+    assert check_arrangement(stack, _page()).status == "pass"
+    assert check_arrangement(stack, _page(heading=("Other", 100))).status == "unchecked"
+
+
+def test_a_picture_on_the_right_must_sit_beside_the_text():
+    from mmstudio.requirements.arrangement import check_arrangement
+
+    (side,) = _arranged(HERO_073, "side")
+    assert side.values[0] == "right" and side.label == "hero"
+    title = ("Grow Together in the City.", 100)
+    below = _page(pictures=[(80, 400)], heading=title)
+    beside = _page(pictures=[(700, 60)], heading=title)
+    left = _page(pictures=[(0, 60)], heading=("Grow Together in the City.", 100))
+    left.blocks[0].rect.x = 640
+    assert check_arrangement(side, below).status == "fail"
+    assert check_arrangement(side, beside).status == "pass"
+    assert check_arrangement(side, left).status == "fail"
+    assert check_arrangement(side, _page(heading=title)).status == "unchecked"
+
+
+def test_thirds_are_a_column_split_of_their_section_but_not_of_a_floating_panel():
+    from mmstudio.requirements.arrangement import check_arrangement
+
+    (thirds,) = _arranged(THIRDS_027, "thirds")
+    assert thirds.ratio == [2 / 3, 1 / 3] and "Founders who learned in the margins" in thirds.values
+    title = ("Founders who learned in the margins.", 50)
+    halves = _page(rows=[(2, 2, [560, 560])], heading=title)
+    split = _page(rows=[(2, 2, [740, 380])], heading=title)
+    assert check_arrangement(thirds, halves).status == "fail"
+    assert check_arrangement(thirds, split).status == "pass"
+    assert check_arrangement(thirds, _page(rows=[(3, 3, [370] * 3)], heading=title)).status == (
+        "fail"
+    )
+    assert not _arranged(FLOATING_111, "thirds")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from mmstudio.render.facts import PageFacts
 
+from .arrangement import check_arrangement
 from .colour import colour_check
 from .leaks import check_leak
 from .model import Requirement, RequirementResult, Span
@@ -686,4 +687,8 @@ CHECKS: dict[str, Check] = {
     "pairing": check_pairing,
 }
 #: checks chosen by a requirement's ``checker`` before its kind's
-BY_CHECKER: dict[str, Check] = {"typography": check_typography, "placement": check_placement}
+BY_CHECKER: dict[str, Check] = {
+    "typography": check_typography,
+    "placement": check_placement,
+    "arrangement": check_arrangement,
+}

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from functools import lru_cache
 
+from .arrangement import extract_arrangement
 from .copy import extract_copy
 from .element_colours import extract_element_colours
 from .leaks import extract_notes
@@ -58,6 +59,7 @@ PASSES: tuple[Pass, ...] = (
     extract_fonts,
     extract_layout,
     extract_placement,
+    extract_arrangement,
     extract_prohibitions,
     extract_leaks,
     extract_notes,

@@ -416,6 +416,8 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
         start, end = sentence_bounds(plain, m.start())
         if _CHARTY.search(plain[start:end]):
             continue  # "five plan tiers" of a donut chart: segments, not cards
+        if re.search(r"\bstacked\b", plain[m.start() : m.end() + 20], re.I):
+            continue  # "three vertically stacked cards": not side by side (see .arrangement)
         key = f"{n} {noun}"
         where, titles = _named_in(m.group(0)) or section_at(text, m.start())
         if n >= 2 and noun != "columns" and (key, where, *titles[:1]) not in seen:
