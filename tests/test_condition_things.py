@@ -70,6 +70,37 @@ def test_things_are_read_from_real_conditions():
         "The page has no ticker and no badges.").parts)  # fmt: skip
 
 
+def test_presence_of_an_option_a_legend_or_pagination_is_read():
+    unsubscribe = (
+        "Verify the presence of an unsubscribe option on the training and events calendar page."
+    )
+    assert read_condition(unsubscribe).checkable  # before: only the page was read
+    assert ("cond.thing", "legend") in _checkers(
+        "A color-coded legend is displayed at the top of the Event Calendar page."
+    )
+    paging = (
+        "Check the pagination controls on the search results page when there are multiple "
+        "pages of results."
+    )
+    assert ("cond.thing", "pagination") in _checkers(paging)
+    table = (
+        "Verify that the comparison results on the \u201cProfiles\u201d page are displayed in "
+        "a tabular format."
+    )
+    assert ("cond.widget", "table") in _checkers(table)
+    filters = (
+        "Confirm the presence of filter functionality on the \u201cDeal Categories\u201d page."
+    )
+    assert read_condition(filters).checkable
+    # a reminder control's presence is no proof that reminders can be set: it can only fail
+    reminders = (
+        "Users can set reminders for specific broadcasts directly from the schedule on the "
+        "\u201cLive Streaming\u201d page."
+    )
+    assert ("cond.thing", "reminder") in _checkers(reminders)
+    assert not read_condition(reminders).checkable
+
+
 def test_the_vocabulary_is_data():
     vocabulary = things()
     assert {"timeline", "ticker", "badge", "sort", "social", "stars", "thumbnails"} <= set(

@@ -25,10 +25,11 @@ WIDGETS: dict[str, re.Pattern[str]] = {
         r"|\bsearchable\b",
         "form": r"\b(?:form|sign-?up form|contact form)\b",
         "select": r"\b(?:dropdown|drop-down)(?: menu| list)?\b",
-        "table": r"\btables?\b",
+        "table": r"\btables?\b|\btabular\b",
         "map": r"\bmaps?\b",
         "carousel": r"\b(?:carousel|slider|slideshow|rotating banner)\b",
-        "filter": r"\b(?:filter (?:bar|buttons?|options?|dropdowns?|menus?|panel|controls?)"
+        "filter": r"\b(?:filter (?:bar|buttons?|options?|dropdowns?|menus?|panel|controls?"
+        r"|functionality|feature|system|tool)"
         r"|filters|filtering)\b",
         "tabs": r"\btabs?\b",
         "accordion": r"\b(?:accordion|collapsible)\b",
