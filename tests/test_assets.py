@@ -193,8 +193,10 @@ def test_video_is_a_seamless_webm_loop_with_poster(tmp_path):
     assert frames == 4 * motion.FPS and seconds == pytest.approx(4.0, abs=0.1)
     assert Image.open(poster).size == (1280, 720)
     decoded = decode_frames(target)
-    assert np.abs(np.diff(decoded, axis=0)).mean() > 0.05, "the loop should move"
-    assert np.abs(decoded[-1] - decoded[0]).mean() < 3, "the last frame must flow into the first"
+    steps = np.abs(np.diff(decoded, axis=0)).mean(axis=(1, 2, 3))
+    assert steps.mean() > 0.05, "the loop should move"
+    wrap = np.abs(decoded[-1] - decoded[0]).mean()  # no jump: the wrap is one more step
+    assert wrap < 2 * max(1.5, float(np.median(steps))), "the last frame must flow into the first"
     assert not list(tmp_path.rglob(".*")), "no temp files left behind"
 
 

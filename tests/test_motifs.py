@@ -128,6 +128,49 @@ def test_the_main_motif_names_the_subject(prompt, expect):
 
 
 @needs_sets
+@pytest.mark.parametrize(
+    ("prompt", "wrong"),
+    [
+        # the demo's hero: a board game piece for "slate board", a drum kit for "drum roaster"
+        ("a dark roasted coffee bean close-up on a slate board", ("chess", "game-die")),
+        ("coffee beans tumbling out of a drum roaster, shallow depth of field", ("drum", "hockey")),
+        ("a strong two-column layout with a quick heavy feel", ("strong", "quick", "heavy")),
+        ("muted sage green accents and coral, teal and yellow blobs", ("seedling", "coral")),
+        ("rows of filled chocolate shells lined up on parchment", ("shell",)),
+        ("mountain bike gear for the weekend", ("gear",)),
+        ("a stylized portrait for static design, the speaker returns", ("paintbrush", "return")),
+        ("a cosy reading room with boxes of books", ("mens-room", "bento")),
+    ],
+)
+def test_no_unrelated_icon_stands_for_a_subject_word(prompt, wrong):
+    element = image("pic", "photo", prompt)
+    choice = motifs.choose(element, page(element, title="Weekend"))
+    drawn = [m.name for m in [choice.main, *choice.support] if m is not None]
+    assert not [n for n in drawn if any(w in n for w in wrong)], drawn
+
+
+@needs_sets
+def test_the_record_gives_the_reason_for_every_motif():
+    element = image("pic", "product shot", "a steaming coffee mug next to a croissant")
+    record = motifs.annotate(page(element)).images[0].motifs
+    assert record is not None and len(record.words) == len(record.motifs)
+    assert record.words[0] in ("coffee mug", "mug", "coffee") and "croissant" in record.words
+    unmatched = image("pic", "photo", "a close-up of zorblat quux")
+    record = motifs.annotate(page(unmatched, kind="event")).images[0].motifs
+    assert record is not None and record.note and record.words[0] == "(event theme)"
+
+
+def test_compounds_colours_and_parts_of_speech_are_read():
+    tokens = {t.word: t for t in motifs.tokens_of("a drum roaster on a soft peach background")}
+    assert tokens["drum"].modifier and not tokens["roaster"].modifier
+    assert tokens["peach"].colour  # colour talk
+    fruit = motifs.tokens_of("a ripe peach in a bowl")
+    assert fruit[1].word == "peach" and not fruit[1].colour
+    dog = motifs.tokens_of("a dog runs across the yard")
+    assert not dog[0].modifier  # "runs" is the dog's verb, not a compound's head
+
+
+@needs_sets
 def test_an_unmatched_subject_says_so_and_draws_the_page_theme():
     element = image("pic", "photo", "a close-up of zorblat quux")
     choice = motifs.choose(element, page(element, title="Crumb & Co. bakery"))

@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 COLOUR_SETS = ("fluent-emoji-flat", "noto", "openmoji")
 MONO_SETS = ("game-icons", "tabler")
 SETS = COLOUR_SETS + MONO_SETS
+# sets a subject word matches by itself (openmoji's extras and tabler's UI glyphs only through an
+# alias); in game-icons only a whole icon name counts
+_AUTOMATIC_SETS = ("fluent-emoji-flat", "noto", "game-icons")
+_HEADED_SETS = ("fluent-emoji-flat", "noto")
 _TONE_SUFFIX = re.compile(r"-(dark|light|medium|medium-dark|medium-light)(-skin-tone)?$")
 # names that draw a sign rather than a thing: used only when an alias names them
 _SIGNS = re.compile(
@@ -78,8 +82,13 @@ class Choice:
     people: list[Motif] = field(default_factory=list)
 
     def record(self) -> MotifRecord:
-        refs = [m.ref for m in ([self.main] if self.main else []) + self.support + self.people]
-        return MotifRecord(motifs=list(dict.fromkeys(refs))[:12], words=self.words[:12],
+        """The plan's record: each motif with the word it matched, in order (people last, as
+        "(portrait)"), and the note."""
+        drawn = [m.ref for m in ([self.main] if self.main else []) + self.support]
+        pairs = list(zip(drawn, self.words, strict=False))
+        pairs += [(m.ref, "(portrait)") for m in self.people]
+        kept = dict(pairs[:1] + [p for p in pairs[1:] if p[0] != pairs[0][0]])
+        return MotifRecord(motifs=list(kept)[:12], words=[w[:80] for w in kept.values()][:12],
                            note=self.note[:400])  # fmt: skip
 
 
@@ -155,19 +164,30 @@ class Library:
         return None
 
     def matching(self, word: str, set_name: str) -> list[str]:
-        """Icon names of ``set_name`` that ``word`` heads: the whole name, its last part
-        ("tree" → evergreen-tree) or the first of two ("coffee" → coffee-cup); fewest parts
-        first, skin-tone variants and signs left out."""
+        """Icon names of ``set_name`` that ``word`` names on its own: the whole name ("camera"),
+        or, in the emoji sets, the last of two parts ("tree" → evergreen-tree) unless the first
+        part makes it another thing ('ice-cube' is no cube; ``shifters`` in the index). Whole
+        names first; skin-tone variants and signs left out. An icon is never matched by a word
+        that only modifies it ("coffee" does not head coffee-cup; aliases name those)."""
         self.icons(set_name)
         names = self._tokens.get(set_name, {}).get(word, [])
-        out = []
+        shifters = _word_list("shifters")
+        whole, last = [], []
         for name in names:
+            if _TONE_SUFFIX.search(name) or _SIGNS.search(name):
+                continue
             parts = name.split("-")
-            modifier = word.endswith(("ing", "ed"))  # "steaming" does not head steaming-bowl
-            heads = parts[-1] == word or (parts[0] == word and len(parts) == 2 and not modifier)
-            if heads and not _TONE_SUFFIX.search(name) and not _SIGNS.search(name):
-                out.append(name)
-        return out
+            if name == word:
+                whole.append(name)
+            elif (
+                set_name in _HEADED_SETS
+                and len(parts) == 2
+                and parts[1] == word
+                and parts[0] not in shifters
+                and parts[0] not in _word_list("colours")  # 'red-triangle' is a sign
+            ):
+                last.append(name)
+        return whole + last
 
     def svg(self, motif: Motif, color: str = "#000000") -> str:
         """The motif as a standalone SVG document; ``currentColor`` becomes ``color``.
@@ -253,22 +273,96 @@ def _plain(word: str) -> str:
 def words_of(text: str, names: bool = False) -> list[str]:
     """Content words of ``text`` in order (lower case; the ignore list left out). With ``names``
     a capitalised word inside a sentence ("Juno Lee") is marked by a leading ``^``."""
-    ignore = _ignore()
-    out: list[str] = []
-    text = text[:_MAX_SUBJECT].replace("’", "'")
-    for match in _WORD.finditer(text):
-        word = _plain(match.group().lower()).removesuffix("'s").strip("'")
-        if len(word) < 2 or word in ignore:
+    return [("^" + t.word if names and t.proper else t.word) for t in tokens_of(text)]
+
+
+@dataclass(frozen=True)
+class Token:
+    """One content word of a subject text: ``word`` (lower case, accents off); ``proper`` for a
+    capitalised word inside a sentence; ``modifier`` when another noun follows it directly
+    ("drum" in "drum roaster": the thing is a roaster); ``colour`` for a colour word, or a colour
+    noun in colour talk ("coral" in "coral, teal and yellow", "a soft peach background")."""
+
+    word: str
+    proper: bool = False
+    modifier: bool = False
+    colour: bool = False
+
+
+def tokens_of(text: str) -> list[Token]:
+    """The content words of ``text`` (its first 600 characters) as :class:`Token` s, in order."""
+    ignore, colours, colour_nouns = _ignore(), _word_list("colours"), _word_list("colour_nouns")
+    text = text[:_MAX_SUBJECT].replace("’", "'").replace("\\n", " ")
+    raw = [(m, _plain(m.group().lower()).removesuffix("'s").strip("'"))
+           for m in _WORD.finditer(text)]  # fmt: skip
+    out: list[Token] = []
+    for i, (match, word) in enumerate(raw):
+        if len(word) < 2 or word in ignore or singular(word) in ignore:
             continue
         before = text[: match.start()].rstrip()
         proper = match.group()[0].isupper() and bool(before) and before[-1] not in '.:!?"“('
-        out.append("^" + word if names and proper else word)
+        near = {w for _, w in raw[max(0, i - 2) : i + 3]} - {word}
+        colour = singular(word) in colours or word in colours
+        if not colour and (word in colour_nouns or singular(word) in colour_nouns):
+            hexed = "#" in text[match.end() : match.end() + 14]
+            colour = hexed or bool(near & (colours | _word_list("colour_talk")))
+        modifier = False
+        if i + 1 < len(raw):
+            follow, after = raw[i + 1]
+            gap = text[match.end() : follow.start()]
+            modifier = (
+                gap.strip() in ("", "-")
+                and after not in ignore
+                and after not in colours
+                and not after.endswith(("ing", "ed", "ly"))
+                and _nounish(after, unknown=True)
+                and not _verb_after(word, after, raw[i + 2][1] if i + 2 < len(raw) else "")
+            )
+        out.append(Token(word, proper, modifier, colour))
     return out
 
 
+def _verb_after(word: str, after: str, then: str) -> bool:
+    """True when ``after`` is likely a verb of which ``word`` is the subject ("a dog runs
+    across", "the kettle steams."): a singular noun, then a word in -s that can be a verb,
+    then a function word or the end ("chocolate shells lined up" stays a compound)."""
+    return (
+        after.endswith("s")
+        and "VERB" in _lemmas(after)
+        and singular(word) == word
+        and "NOUN" in _lemmas(word)
+        and (not then or then in _ignore())
+    )
+
+
 @cache
+def _word_list(key: str) -> frozenset[str]:
+    return frozenset(index_data().get(key, []))
+
+
 def _ignore() -> frozenset[str]:
-    return frozenset(index_data()["ignore"])
+    return _word_list("ignore")
+
+
+@cache
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """The parts of speech ``word`` can be (lemminflect's lexicon; {} for an unknown word)."""
+    try:
+        import lemminflect
+    except ImportError:  # without it every word may be a noun (the other gates still apply)
+        return {"NOUN": (word,)}
+    return dict(lemminflect.getAllLemmas(word))
+
+
+def _nounish(word: str, unknown: bool = False) -> bool:
+    """True when ``word`` can name a thing: a noun that is no adverb too ("strong", "digital",
+    "quick" are not; "drum", "field", "mechanic" are; a noun that is also an adjective only heads
+    a phrase, see :class:`Token`). ``unknown`` is the answer for a word the lexicon lacks (a
+    name, "lodek")."""
+    lemmas = _lemmas(word)
+    if not lemmas:
+        return unknown
+    return "NOUN" in lemmas and "ADV" not in lemmas
 
 
 def singular(word: str) -> str:
@@ -282,22 +376,37 @@ def singular(word: str) -> str:
     return word
 
 
-def candidates(word: str, lib: Library, proper: bool = False) -> list[Motif]:
-    """Motifs that ``word`` names: its aliases first, then icons it heads (colour sets, then
-    game-icons silhouettes), best first. A ``proper`` name matches by alias or whole name only."""
+def candidates(
+    word: str, lib: Library, proper: bool = False, automatic: bool = True
+) -> list[Motif]:
+    """Motifs that ``word`` names, best first: its aliases (the index's reviewed list), then, when
+    ``automatic``, icons it names by itself (:meth:`Library.matching`; emoji sets, then game-icons
+    silhouettes). A ``proper`` name matches by alias or whole name only; an automatic match
+    needs a word that can be a noun and is not in the index's ``no_automatic`` list."""
+    return _candidates(word, lib, proper, automatic)[0]
+
+
+def _candidates(word: str, lib: Library, proper: bool, automatic: bool) -> tuple[list[Motif], int]:
+    """:func:`candidates` and how many of them (the first) come from aliases."""
     aliases = index_data()["aliases"]
+    curated: list[Motif] = []
     found: list[Motif] = []
-    for form in dict.fromkeys((word, singular(word))):
+    forms = list(dict.fromkeys((word, singular(word))))
+    for form in forms:
         for name in aliases.get(form, []):
             motif = lib.named(name, (*COLOUR_SETS, "game-icons"))
             if motif:
-                found.append(motif)
-        for set_name in (*COLOUR_SETS, "game-icons"):
-            names = lib.matching(form, set_name)
-            if proper:
-                names = [n for n in names if n == form]
-            found += [Motif(set_name, n) for n in names[:4]]
-    return list(dict.fromkeys(found))
+                curated.append(motif)
+    blocked = _word_list("no_automatic")
+    if automatic and not (set(forms) & blocked) and _nounish(word):
+        for form in forms:
+            for set_name in _AUTOMATIC_SETS:
+                names = lib.matching(form, set_name)
+                if proper or set_name not in _HEADED_SETS:
+                    names = [n for n in names if n == form]
+                found += [Motif(set_name, n) for n in names[:4]]
+    curated = list(dict.fromkeys(curated))
+    return list(dict.fromkeys(curated + found)), len(curated)
 
 
 def _concept(motif: Motif) -> str:
@@ -360,83 +469,108 @@ def choose(
 ) -> Choice:
     """Match ``element``'s subject to motifs, avoiding main motifs whose concept is in ``taken``.
 
-    Returns a :class:`Choice`; ``main`` is None only when no set is installed."""
+    A word matches when an alias names it, or when it can be a noun, is no colour and heads its
+    phrase (see :class:`Token`), through :func:`candidates`. Returns a :class:`Choice` whose
+    ``words`` give, for the main and each supporting motif in turn, the subject word it matched
+    (or "(… theme)" for a page-theme motif); ``main`` is None only when no set is installed."""
     lib = lib or library()
     taken = taken or set()
-    matched: list[tuple[str, str, list[Motif]]] = []
+    matched: list[tuple[str, str, list[Motif], int]] = []
     seen: set[str] = set()
     aliases = index_data()["aliases"]
     for source, text in subject_texts(element, plan):
-        marks = words_of(text, names=True)
-        for i, marked in enumerate(marks):
-            word = marked.lstrip("^")
-            pair = f"{word} {singular(marks[i + 1].lstrip('^'))}" if i + 1 < len(marks) else ""
+        tokens = tokens_of(text)
+        reviewed_modifier = False  # "chocolate" of "chocolate shells": the head is no seashell
+        for i, token in enumerate(tokens):
+            word = token.word
+            automatic = not token.modifier and not reviewed_modifier
+            reviewed_modifier = False
+            after = tokens[i + 1].word if i + 1 < len(tokens) else ""
+            pair = f"{word} {singular(after)}" if after else ""
             if pair in aliases and pair not in seen:  # "game board" before "game"
                 seen.add(pair)
                 found = [m for n in aliases[pair] if (m := lib.named(n, COLOUR_SETS))]
                 if found:
-                    matched.append((source, pair, found))
+                    matched.append((source, pair, found, len(found)))
+                    seen.add(singular(after))  # "cup" of "coffee cup" is drawn already
                     continue
-            if singular(word) in seen:
+            if token.colour or singular(word) in seen:
                 continue
             seen.add(singular(word))
-            found = candidates(word, lib, proper=marked.startswith("^"))
+            found, curated = _candidates(word, lib, token.proper, automatic)
+            reviewed_modifier = token.modifier and curated > 0
             if found:
-                matched.append((source, word, found))
+                matched.append((source, word, found, curated))
     # a word that names a colour motif leads; silhouettes only when no word does
     matched.sort(key=lambda m: (not any(x.colour for x in m[2]),))
     own = [m for m in matched if m[0] == "element"]
     choice = Choice(main=None)
     role = element.context.role.lower()
-    if any(k in role for k in ("portrait", "avatar", "headshot", "profile", "team")):
-        choice.people = _people(lib, seed, 3)
     pool = own or matched
-    for _source, word, found in pool:
+    for _source, word, found, curated in pool:
         fresh = [m for m in found if m.colour and _concept(m) not in taken]
         fresh = fresh or [m for m in found if _concept(m) not in taken]
         if fresh:
-            choice.main = fresh[seed % min(len(fresh), 2)]
+            # two reviewed drawings of one word take turns; an automatic match takes the best
+            reviewed = [m for m in fresh if m in found[:curated]]
+            lead = reviewed if len(reviewed) > 1 and fresh[0] in reviewed else fresh[:1]
+            choice.main = lead[seed % min(len(lead), 2)]
             choice.words.append(word)
             break
     if choice.main is None and pool:  # every match is taken: another set's drawing of one
-        _source, word, found = pool[0]
+        _source, word, found, _curated = pool[0]
         other = [Motif(s, m.name) for m in found for s in COLOUR_SETS if m.colour]
         other = [m for m in dict.fromkeys(other) if m.ref not in taken and lib.has(m)]
         if other:
             choice.main = other[0]
             choice.words.append(word)
-    generic = _generic(plan.page_kind, lib)
+    theme = pool[0][1] if pool else plan.page_kind
+    themed = _generic(plan.page_kind, lib)
     if choice.main is None:  # nothing matched, or all of it is drawn already: the page's theme
-        fresh = [m for m in generic if _concept(m) not in taken] or [
-            m for m in generic if m.ref not in taken
-        ]
-        if fresh:
-            choice.main = fresh[seed % min(len(fresh), 3)]
-        elif pool:
-            choice.main = pool[0][2][seed % len(pool[0][2])]
-        elif generic:
-            choice.main = generic[seed % len(generic)]
-    for _source, word, found in matched:
+        choice.main = _theme_motif(themed, taken, seed, lib) or (
+            pool[0][2][seed % len(pool[0][2])] if pool else None
+        )
+        if choice.main is None:
+            broad = _generic(plan.page_kind, lib, broad=True)
+            fresh = [m for m in broad if _concept(m) not in taken] or broad
+            choice.main = fresh[seed % len(fresh)] if fresh else None
+        choice.words.append(f"({theme} theme)")
+    for _source, word, found, _curated in matched:
         if len(choice.support) >= 4:
             break
         extra = [m for m in found if m != choice.main and m not in choice.support]
         if extra and word not in choice.words[:1]:
             choice.support.append(extra[0])
             choice.words.append(word)
-    if len(choice.support) < 2:
-        choice.support += [m for m in generic if m != choice.main][seed % 5 : seed % 5 + 2]
+    if len(choice.support) < 2 and not own:  # a generic scene: the page's theme fills in
+        for motif in themed[seed % 3 :] + themed[: seed % 3]:
+            if len(choice.support) < 2 and motif != choice.main and motif not in choice.support:
+                choice.support.append(motif)
+                choice.words.append(f"({plan.page_kind} theme)")
+    if any(k in role for k in ("portrait", "avatar", "headshot", "profile", "team")):
+        choice.people = _people(lib, seed, 3)
     if not own:
         own_words = dict.fromkeys(words_of(subject_texts(element, plan)[0][1]))
         subject = " ".join(list(own_words)[:5]) or "(no subject)"
-        theme = matched[0][1] if matched else plan.page_kind
         choice.note = f"no motif for '{subject}'; drew a generic {theme} scene"
     return choice
 
 
-def _generic(page_kind: str, lib: Library) -> list[Motif]:
-    """Motifs for a page with no subject words left: its kind's, then a broad pool."""
+def _theme_motif(themed: list[Motif], taken: set[str], seed: int, lib: Library) -> Motif | None:
+    """A page-theme motif not drawn yet: a fresh concept, else another set's drawing of one."""
+    fresh = [m for m in themed if _concept(m) not in taken]
+    if fresh:
+        return fresh[seed % min(len(fresh), 3)]
+    other = [Motif(s, m.name) for m in themed for s in COLOUR_SETS]
+    other = [m for m in dict.fromkeys(other) if m.ref not in taken and lib.has(m)]
+    return other[seed % len(other)] if other else None
+
+
+def _generic(page_kind: str, lib: Library, broad: bool = False) -> list[Motif]:
+    """The motifs of a page kind's theme (``generic`` in the index); with ``broad`` also the
+    broad pool a page falls back on once its theme is drawn in every set."""
     data = index_data()["generic"]
-    names = [*data.get(page_kind, data["other"]), *data["any"]]
+    names = [*data.get(page_kind, data["other"]), *(data["any"] if broad else [])]
     return list(dict.fromkeys(m for n in names if (m := lib.named(n, COLOUR_SETS))))
 
 

@@ -150,8 +150,9 @@ def liveliness(element: VideoPlan) -> float:
 
 
 def layer_offsets(scene, phase: float, amp: float, width: int) -> list[tuple[float, float]]:
-    """(dx, dy) px per scene layer at loop ``phase``: parallax by depth, a bobbing main motif,
-    supporting motifs swaying, and in lively loops one motif travelling through the frame."""
+    """(dx, dy) px per scene layer at loop ``phase``: parallax by depth, a bobbing main motif
+    (strolling sideways when the scene has no supporting motif), supporting motifs swaying, and
+    in lively loops one motif travelling through the frame."""
     m = min(scene.background.size)
     out: list[tuple[float, float]] = []
     roles = [layer.role for layer in scene.layers]
@@ -163,8 +164,9 @@ def layer_offsets(scene, phase: float, amp: float, width: int) -> list[tuple[flo
         dx = m * 0.05 * amp * (0.3 + layer.depth) * math.sin(phase + phi)
         dy = m * 0.015 * amp * math.cos(phase + phi)
         if layer.role == "main":
-            dx *= 0.35
-            dy = -m * 0.035 * amp * abs(math.sin(phase * 2))  # hops on the ground
+            # hops on the ground; with no supporting motif to cross the frame it strolls too
+            dx = m * 0.08 * amp * math.sin(phase) if "support" not in roles else dx * 0.35
+            dy = -m * 0.035 * amp * abs(math.sin(phase * 2))
         elif i == traveller:  # crosses the frame once a loop (off-screen at the wrap: seamless)
             span = width + layer.image.width * 2
             dx = -layer.image.width + span * (phase / (2 * math.pi)) - layer.x
