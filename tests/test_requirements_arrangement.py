@@ -140,3 +140,32 @@ def test_thirds_are_a_column_split_of_their_section_but_not_of_a_floating_panel(
         "fail"
     )
     assert not _arranged(FLOATING_111, "thirds")
+
+
+# prompt 008: a split of one section, met on the old reading by the footer's columns
+SPLIT_008 = (
+    "Beneath the hero section, the page shifts into a more modular research grid. The next "
+    "section spans the full width and is divided into two main columns: a narrow left column "
+    "(about 3 of 12) and a wider right column (about 9 of 12). In the left column, a small "
+    "label reads “PROJECT SUMMARY”."
+)
+
+
+def test_a_column_split_is_checked_in_its_own_section():
+    from mmstudio.render.base import Box
+    from mmstudio.render.facts import PageFacts, RowFact, SectionFact, TextBlock
+    from mmstudio.requirements.checks import check_layout
+
+    (split,) = [r for r in extract(SPLIT_008) if r.ratio]
+    assert split.ratio == [3 / 12, 9 / 12] and "PROJECT SUMMARY" in split.values
+    sections = [
+        SectionFact(id="summary", rect=Box(x=0, y=900, w=1280, h=800)),
+        SectionFact(id="footer", tag="footer", rect=Box(x=0, y=4000, w=1280, h=400)),
+    ]
+    label = TextBlock(tag="span", text="PROJECT SUMMARY", section="summary")
+    footer_row = RowFact(section="footer", per_row=2, total=2, widths=[300, 860], width=1160)
+    own_row = RowFact(section="summary", per_row=2, total=2, widths=[300, 860], width=1160)
+    elsewhere = PageFacts(sections=sections, blocks=[label], rows=[footer_row])
+    here = PageFacts(sections=sections, blocks=[label], rows=[footer_row, own_row])
+    assert check_layout(split, elsewhere).status == "fail"
+    assert check_layout(split, here).status == "pass"

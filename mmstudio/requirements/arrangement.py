@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from mmstudio.render.facts import PageFacts, SectionFact
+from mmstudio.render.facts import PageFacts, RowFact, SectionFact
 
 from .model import Requirement, RequirementResult
 from .text import fold, quotes, sentence_bounds, span, without_quotes
@@ -157,7 +157,9 @@ def _titles_before(text: str, at: int) -> list[str]:
     return [q.strip().rstrip(",;.").strip() for q in reversed(near)][:3]
 
 
-def _scope(req: Requirement, facts: PageFacts, titles: list[str]) -> SectionFact | None:
+def scope_of(req: Requirement, facts: PageFacts, titles: list[str]) -> SectionFact | None:
+    """The section ``req`` is about: the one showing one of the brief's ``titles`` for it
+    (a heading first, never a nav link), else the one its section name (``label``) finds."""
     from .checks import find_section
 
     folded = {fold(t).rstrip(".") for t in titles}
@@ -173,6 +175,12 @@ def _scope(req: Requirement, facts: PageFacts, titles: list[str]) -> SectionFact
     return find_section(req.label, facts, titles) if req.label else None
 
 
+def in_scope(rows: list[RowFact], scope: SectionFact) -> list[RowFact]:
+    """The rows of ``scope``: by their section id, or, unowned, by where they start."""
+    top, bottom = scope.rect.y, scope.rect.y + scope.rect.h
+    return [r for r in rows if r.section == scope.id or (not r.section and top <= r.y < bottom)]
+
+
 def check_arrangement(req: Requirement, facts: PageFacts) -> RequirementResult:
     if req.role == "stack":
         return _stack(req, facts)
@@ -182,15 +190,12 @@ def check_arrangement(req: Requirement, facts: PageFacts) -> RequirementResult:
 
 
 def _thirds_check(req: Requirement, facts: PageFacts) -> RequirementResult:
-    scope = _scope(req, facts, req.values)
+    scope = scope_of(req, facts, req.values)
     if scope is None:
         return RequirementResult.of(req, "unchecked", "the section is not on the page")
-    top, bottom = scope.rect.y, scope.rect.y + scope.rect.h
     rows = [
-        r for r in facts.rows
-        if (r.section == scope.id or (not r.section and top <= r.y < bottom))
-        and r.per_row == 2 and r.width >= 0.6 * scope.rect.w
-    ]  # fmt: skip
+        r for r in in_scope(facts.rows, scope) if r.per_row == 2 and r.width >= 0.6 * scope.rect.w
+    ]
     where = scope.heading[:40] or scope.id
     if not rows:
         msg = f"“{where}” is not split in thirds: no two columns across it"
@@ -209,15 +214,13 @@ def _thirds_check(req: Requirement, facts: PageFacts) -> RequirementResult:
 
 
 def _stack(req: Requirement, facts: PageFacts) -> RequirementResult:
-    scope = _scope(req, facts, req.values)
+    scope = scope_of(req, facts, req.values)
     if scope is None:
         return RequirementResult.of(req, "unchecked", "the section is not on the page")
     n = req.count or 0
-    top, bottom = scope.rect.y, scope.rect.y + scope.rect.h
     rows = [
-        r for r in facts.rows
-        if (r.section == scope.id or (not r.section and top <= r.y < bottom))
-        and r.per_row >= 2 and r.total >= n and r.width >= 0.5 * scope.rect.w
+        r for r in in_scope(facts.rows, scope)
+        if r.per_row >= 2 and r.total >= n and r.width >= 0.5 * scope.rect.w
     ]  # fmt: skip
     where = scope.heading[:40] or scope.id
     if not rows:
@@ -235,7 +238,7 @@ def _stack(req: Requirement, facts: PageFacts) -> RequirementResult:
 
 def _side(req: Requirement, facts: PageFacts) -> RequirementResult:
     side, titles = req.values[0], req.values[1:]
-    scope = _scope(req, facts, titles)
+    scope = scope_of(req, facts, titles)
     if scope is None:
         return RequirementResult.of(req, "unchecked", "the section is not on the page")
     pictures = [p for p in facts.pictures if p.section == scope.id and p.rect.area >= 20_000]

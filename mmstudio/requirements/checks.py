@@ -582,8 +582,15 @@ def check_layout(req: Requirement, facts: PageFacts) -> RequirementResult:
 
 
 def _ratio(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """The row closest to the brief's shares — inside the section the brief describes there
+    when that section is on the page (a split of one section is not met by another's)."""
+    from .arrangement import in_scope, scope_of
+
     best = None
-    for row in facts.rows:
+    scope = (_scope(req, facts) or scope_of(req, facts, req.values)) if req.values else None
+    if scope is None and req.label:
+        scope = _scope(req, facts)
+    for row in in_scope(facts.rows, scope) if scope is not None else facts.rows:
         if row.per_row != len(req.ratio) or row.width < 600:
             continue
         total = sum(row.widths) or 1
@@ -591,7 +598,9 @@ def _ratio(req: Requirement, facts: PageFacts) -> RequirementResult:
         if best is None or error < best[0]:
             best = (error, row)
     if best is None:
-        return RequirementResult.of(req, "fail", f"no {len(req.ratio)}-column row on the page")
+        where = f"in “{_cut(scope.heading or scope.id)}”" if scope is not None else "on the page"
+        msg = f"no {len(req.ratio)}-column row {where}"
+        return RequirementResult.of(req, "fail", msg, element=scope.id if scope else None)
     error, row = best
     shares = [round(w / (sum(row.widths) or 1), 2) for w in row.widths]
     if error <= 0.03:

@@ -383,6 +383,7 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
         if 95 <= a + b <= 105 and "column" in plain[max(0, m.start() - 80) : m.end() + 40]:
             req = _layout(f"{a}/{b} columns", f"Columns at {a} % / {b} %", m, text, source)
             req.ratio = [a / (a + b), b / (a + b)]
+            req.label, req.values = section_at(text, m.start())
             found.append(req)
             break
     m = _TWELFTHS.search(plain)
@@ -395,6 +396,7 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
                 f"{a}/{b} of 12 columns", f"Columns at {a}/12 and {b}/12", m, text, source
             )
             req.ratio = [a / 12, b / 12]
+            req.label, req.values = section_at(text, m.start())
             found.append(req)
     seen: set[tuple[str, str, str]] = set()
     for m in _COLUMNS.finditer(plain):
