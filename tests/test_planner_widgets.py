@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline.layout import render_page
 from mmstudio.providers.offline.planner import plan_from_prompt
@@ -48,3 +50,24 @@ def test_a_chart_named_before_its_noun_is_planned() -> None:
         "Pricing Share” mini-gauge using the same style."
     )
     assert [c.attributes.chart_type for c in plan.charts] == ["gauge", "gauge"]
+
+
+def test_copy_beside_a_picture_is_page_copy_unless_it_is_lettering() -> None:
+    from mmstudio.providers.offline.planner_elements import in_picture
+
+    assert not in_picture(  # dev prompt 031: card titles beside their icons
+        "a small oval icon area containing a flat illustration: for example, “Track 01 – "
+        "Questions” has an icon of a big, stylized question mark, "
+    )
+    assert in_picture("with a speech bubble containing the Japanese characters ")  # 089
+    assert in_picture("a neon sign on the wall that reads ")
+    assert in_picture("zones labelled with the words “BAR”, ")  # a listed quote keeps the cue
+
+
+def test_a_speakers_name_beside_the_portrait_is_shown() -> None:
+    plan = plan_from_prompt(  # dev prompt 105
+        "Design a festival page called “Summit Stories”.\n\nThe speakers section has two cards. "
+        "The second portrait shows a gear maker, “Jae Ortega”, standing in a workshop with "
+        "shelves of climbing hardware blurred behind them."
+    )
+    assert re.search(r">\s*Jae Ortega\s*<", render_page(plan))  # an element's text, not alt

@@ -9,12 +9,15 @@ image, just text" only stops that sentence from opening one.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from mmstudio.plan import DataTable
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
+from mmstudio.resources import resource
 
 _MAX_UNITS = {"image": 14, "video": 10, "chart": 16}  # sentences that may describe one element
 _NOUNS = {"image": vocab.IMAGE_NOUNS, "video": vocab.VIDEO_NOUNS, "chart": vocab.CHART_NOUNS}
@@ -171,6 +174,28 @@ def _describes(unit: pt.Unit, element: ElementDraft) -> bool:
     )
 
 
+@cache
+def _lettering() -> re.Pattern[str]:
+    data = json.loads(resource("offline", "in_picture.json").read_text(encoding="utf-8"))
+    words = sorted(data["cues"], key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b", re.I)
+
+
+#: characters before a quote in which a lettering word must stand
+LETTERING_GAP = 60
+
+
+def in_picture(before: str) -> bool:
+    """True when the prose right before a quote (``before``, quotes blanked or not) says the
+    quote is lettering inside a picture: a cue word of ``in_picture.json`` within
+    :data:`LETTERING_GAP` characters before it in its sentence (other quotes left out, so a
+    listed quote shares the list's cue)."""
+    plain = re.sub(r"[“\"][^”\"]*[”\"]", "", before)  # "the words “A”, “B” and …": the list's cue
+    cut = max(plain.rfind(". "), plain.rfind("; "), plain.rfind("\n"))
+    tail = (plain[cut + 1 :] if cut >= 0 else plain)[-LETTERING_GAP:]
+    return bool(_lettering().search(tail))
+
+
 def element_at(elements: list[ElementDraft], unit: pt.Unit, at: int) -> ElementDraft | None:
     """The element a quote at prose offset ``at`` (in ``unit``) describes, if any."""
     for element in reversed(elements):
@@ -179,15 +204,23 @@ def element_at(elements: list[ElementDraft], unit: pt.Unit, at: int) -> ElementD
     return None
 
 
-def claims(element: ElementDraft, slot: str, explicit: bool, quote: pt.Quote) -> bool:
+def claims(
+    element: ElementDraft, slot: str, explicit: bool, quote: pt.Quote, before: str = ""
+) -> bool:
     """Give the quote to ``element`` when it names it (a chart's title) or describes what it
     shows: text inside a picture and a chart's series and axis labels go to its alt text
     (``quotes``); only a caption the prompt names goes to its visible caption (``captions``).
-    Buttons and nav stay in the section. Returns True when the element took it."""
+    A picture or video takes a quote only when ``before`` (the prose right before it) says it
+    is lettering inside it (``resources/offline/in_picture.json``: "a sign that reads", "a
+    speech bubble containing the characters"); "“Track 02 – Methods” has intersecting
+    shapes" is page copy. Buttons and nav stay in the section. Returns True when the element
+    took it."""
     if element.modality == "chart" and slot == "title" and not element.title:
         element.title = quote.text
         return True
     if slot in _SECTION_SLOTS or (explicit and slot != "caption" and element.modality != "chart"):
+        return False
+    if element.modality != "chart" and slot != "caption" and not in_picture(before):
         return False
     if explicit and slot in _COPY_SLOTS:
         return False  # "beside the chart, a small paragraph explains: “…”" is section copy

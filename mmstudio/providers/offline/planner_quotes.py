@@ -304,7 +304,9 @@ def _put(c: Candidate, prose: str) -> None:
     if (
         element is not None
         and not page_text
-        and element_rules.claims(element, claimed, c.explicit, shown)
+        and element_rules.claims(
+            element, claimed, c.explicit, shown, prose[max(0, c.quote.start - 160) : c.quote.start]
+        )
     ):
         return
     if slot in _EYEBROW_SLOTS and eyebrows.placed_above(prose, c.quote.start, c.quote.end, text):
