@@ -299,3 +299,24 @@ def test_clicking_an_item_leads_to_its_own_page(tmp_path):
     scripted = "".join(f"<li><h3>{t}</h3><button>Read</button></li>" for t in ("A1", "B2"))
     (tmp_path / "index.html").write_text(_news(scripted), encoding="utf-8")
     assert _judge(tmp_path, CLICK_ITEM, facts)[0] == "unchecked"  # a script may handle them
+
+
+def test_social_icons_by_their_pictures_and_a_filter_that_sorts_is_a_filter(tmp_path):
+    from mmstudio.requirements.condition_things import check_thing
+
+    social = (
+        "Social media icons are visible in the footer and rotate slightly upon hover on the "
+        "homepage."
+    )
+    part = next(p for p in read_condition(social).parts if p.role == "social")
+    (tmp_path / "index.html").write_text('<footer><a href="#"><img alt="Facebook"></a></footer>')
+    dom = SiteDom(tmp_path).page("index.html")
+    logo = Picture(kind="img", alt="Facebook", rect=Box(x=10, y=900, w=24, h=24))
+    assert check_thing(part, PageView("index.html", _facts(), dom)).status == "fail"
+    found = check_thing(part, PageView("index.html", PageFacts(icons=[logo]), dom))
+    assert found.status == "pass" and "Facebook" in found.message
+    sorts = (
+        "Test the filter functionality in the \u201cParenting Tips & Articles\u201d section to "
+        "ensure it correctly sorts articles by selected topics."
+    )
+    assert ("cond.thing", "sort") not in _checkers(sorts)  # the words call a filter "sorting"

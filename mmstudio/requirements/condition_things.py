@@ -82,6 +82,8 @@ class Thing:
     controls: re.Pattern[str] | None = None
     options: re.Pattern[str] | None = None
     pictures: int = 0
+    alts: re.Pattern[str] | None = None
+    unless: re.Pattern[str] | None = None
 
 
 def _pattern(value: str | None) -> re.Pattern[str] | None:
@@ -106,6 +108,8 @@ def things() -> dict[str, Thing]:
                 _pattern(spec.get("controls")),
                 _pattern(spec.get("options")),
                 int(spec.get("pictures", 0)),
+                _pattern(spec.get("alts")),
+                _pattern(spec.get("unless")),
             )
             for name, spec in data.items()
         }
@@ -171,7 +175,7 @@ def thing_parts(text: str, plain: str) -> list[Requirement]:
     found = []
     for thing in things().values():
         m = next((m for m in thing.words.finditer(plain) if not negated(plain, m.start())), None)
-        if m is not None:
+        if m is not None and not (thing.unless and thing.unless.search(plain)):
             found.append(
                 _req("widget", "thing", thing.name, f"A {thing.name}", (m.start(), m.end()),
                      role=thing.name, source=text)
@@ -202,6 +206,11 @@ def check_thing(part: Requirement, view: PageView) -> RequirementResult:
         hit = thing.text.search(facts.text)
         if hit:
             return result(part, "pass", f"a {thing.name}: the page shows “{hit.group()}”")
+    if thing.alts is not None and facts is not None:
+        alt = next((p.alt for p in [*facts.pictures, *facts.icons]
+                    if p.alt and thing.alts.search(p.alt.strip())), None)  # fmt: skip
+        if alt is not None:
+            return result(part, "pass", f"a {thing.name}: a picture “{alt[:40]}”")
     if thing.controls is not None:
         hit_c = next((c for c in dom.controls if thing.controls.search(c.text.strip())), None)
         if hit_c is not None:

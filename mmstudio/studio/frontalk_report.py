@@ -351,8 +351,10 @@ def markdown(summary: FrontalkSummary) -> str:
             + (
                 "with the offline provider there is no model to judge free-text conditions; "
                 "the condition rules decide the ones they read (named text, controls, sections, "
-                "widgets, fields, colours, fonts, layout, navigation, form submission), and the "
-                "rest (hover effects, animations, taste, per-item claims) need a model judge. "
+                "widgets, fields, colours, fonts, layout, navigation, form submission, timelines, "
+                "tickers, badges, sort controls, thumbnails, icons beside each item, a way back "
+                "to the homepage, items that open their own page), and the rest (animations, "
+                "taste, what a control does once used) need a model judge. "
                 if summary["provider"] == "offline"
                 else "neither the judge nor the condition rules gave a usable verdict on them. "
             )
