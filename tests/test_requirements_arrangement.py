@@ -169,3 +169,32 @@ def test_a_column_split_is_checked_in_its_own_section():
     here = PageFacts(sections=sections, blocks=[label], rows=[footer_row, own_row])
     assert check_layout(split, elsewhere).status == "fail"
     assert check_layout(split, here).status == "pass"
+
+
+# prompt 131: the section title the planner demoted under its lede
+TIERS_131 = (
+    "Instead of the usual three-column layout, the tiers appear as three full-width bands "
+    "stacked vertically, each occupying their own block with clean edges. The section title "
+    "“ROTATION TIERS” appears in uppercase black, with a tiny vermillion line drawn under it."
+)
+
+
+def test_a_section_title_must_head_its_section():
+    from mmstudio.render.facts import PageFacts, TextBlock
+    from mmstudio.requirements.placement import check_placement
+
+    (title,) = [r for r in extract(TIERS_131) if r.role == "section-title"]
+    assert title.key == "ROTATION TIERS"
+
+    def page(size: float) -> PageFacts:
+        return PageFacts(
+            blocks=[
+                TextBlock(tag="h3", text="ROTATION TIERS", heading=True, section="s",
+                          font_size=size),
+                TextBlock(tag="h2", text="Three precision-tuned kits.", heading=True, section="s",
+                          font_size=46.4),
+            ]
+        )  # fmt: skip
+
+    assert check_placement(title, page(19.2)).status == "fail"
+    assert check_placement(title, page(46.4)).status == "pass"

@@ -58,7 +58,16 @@ _AT_TOP = re.compile(
     re.I,
 )
 _HINT = re.compile(
-    rf"{_PICTURE}|\babove\b|\btop\b|\bheadline|\b(?:main|hero|page)\s+(?:heading|title)", re.I
+    rf"{_PICTURE}|\babove\b|\btop\b|\bheadline|\b(?:main|hero|page)\s+(?:heading|title)"
+    r"|\bsection\b",
+    re.I,
+)
+#: "The section title “ROTATION TIERS” appears …", "the section heading in bold uppercase
+#: sans-serif: “Pick Your Creative Track”", "a section titled “How Evergreen Guide Works”"
+_SECTION_TITLE = re.compile(
+    r"\bsection(?:'s|’s)?\s+(?:title|heading|header)\b(?=[^.;“”]{0,64}“?$)"
+    r"|\bsection\s+(?:titled|headed|called)\W{0,3}“?$",
+    re.I,
 )
 _HEADLINE = re.compile(
     r"\b(?:(?:(?:hero|main|page|big|large|primary)\s+)?headline|(?:main|hero|page)\s+"
@@ -94,6 +103,10 @@ def extract_placement(text: str, source: str = "prompt") -> list[Requirement]:
         if _HEADLINE.search(sentence[:at]) and (label, "headline") not in seen:
             seen.add((label, "headline"))
             found.append(_placed(label, "headline", "as the biggest text of its section",
+                                 span(text, s0, s1, source)))  # fmt: skip
+        elif _SECTION_TITLE.search(sentence[:at]) and (label, "section-title") not in seen:
+            seen.add((label, "section-title"))
+            found.append(_placed(label, "section-title", "as its section's heading",
                                  span(text, s0, s1, source)))  # fmt: skip
         if on and _role(text, start) != "in-image":
             role = "on-picture"
@@ -148,6 +161,8 @@ def check_placement(req: Requirement, facts: PageFacts) -> RequirementResult:
         return _on_picture(req, blocks, facts)
     if req.role == "headline":
         return _headline(req, blocks, facts)
+    if req.role == "section-title":
+        return _section_title(req, blocks, facts)
     return _above_heading(req, blocks, facts)
 
 
@@ -166,6 +181,29 @@ def _headline(req: Requirement, blocks: list[TextBlock], facts: PageFacts) -> Re
         f"({biggest.font_size:g} px) is the biggest text of its section"
     )
     return RequirementResult.of(req, "fail", msg, element=_where(block))
+
+
+def _section_title(
+    req: Requirement, blocks: list[TextBlock], facts: PageFacts
+) -> RequirementResult:
+    """The title the brief gives a section heads it: no heading of its section is set bigger
+    (a card's title or a lede promoted over it is what a visitor reads as the section's name)."""
+    block = max(blocks, key=lambda b: b.font_size)
+    if block.header or not block.section:
+        return RequirementResult.of(req, "unchecked", "the title is not in a page section")
+    rivals = [
+        b for b in facts.blocks
+        if b.heading and b.section == block.section and not b.header
+        and fold(b.text) != fold(block.text) and fold(block.text) not in fold(b.text)
+    ]  # fmt: skip
+    biggest = max(rivals, key=lambda b: b.font_size, default=None)
+    if biggest is None or block.font_size >= HEADLINE_SHARE * biggest.font_size:
+        return RequirementResult.of(req, "pass", "heads its section", element=_where(block))
+    msg = (
+        f"“{block.text[:40]}” is set at {block.font_size:g} px under the bigger heading "
+        f"“{biggest.text[:40]}” ({biggest.font_size:g} px): it does not head its section"
+    )
+    return RequirementResult.of(req, "fail", msg, element=block.section)
 
 
 def _on_picture(req: Requirement, blocks: list[TextBlock], facts: PageFacts) -> RequirementResult:
