@@ -140,6 +140,7 @@ def test_the_main_motif_names_the_subject(prompt, expect):
         ("mountain bike gear for the weekend", ("gear",)),
         ("a stylized portrait for static design, the speaker returns", ("paintbrush", "return")),
         ("a cosy reading room with boxes of books", ("mens-room", "bento")),
+        ("Watch a lesson: protective gear, gloves and a bike pump", ("watch", "gear", "fuel")),
     ],
 )
 def test_no_unrelated_icon_stands_for_a_subject_word(prompt, wrong):

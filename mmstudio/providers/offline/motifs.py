@@ -281,23 +281,26 @@ class Token:
     """One content word of a subject text: ``word`` (lower case, accents off); ``proper`` for a
     capitalised word inside a sentence; ``modifier`` when another noun follows it directly
     ("drum" in "drum roaster": the thing is a roaster); ``colour`` for a colour word, or a colour
-    noun in colour talk ("coral" in "coral, teal and yellow", "a soft peach background")."""
+    noun in colour talk ("coral" in "coral, teal and yellow", "a soft peach background"); ``verb``
+    for a word that can be a verb right before a determiner ("Watch a lesson", "Shop our beans")."""
 
     word: str
     proper: bool = False
     modifier: bool = False
     colour: bool = False
+    verb: bool = False
 
 
 def tokens_of(text: str) -> list[Token]:
     """The content words of ``text`` (its first 600 characters) as :class:`Token` s, in order."""
     ignore, colours, colour_nouns = _ignore(), _word_list("colours"), _word_list("colour_nouns")
+    determiners = _word_list("determiners")
     text = text[:_MAX_SUBJECT].replace("’", "'").replace("\\n", " ")
     raw = [(m, _plain(m.group().lower()).removesuffix("'s").strip("'"))
            for m in _WORD.finditer(text)]  # fmt: skip
     out: list[Token] = []
     for i, (match, word) in enumerate(raw):
-        if len(word) < 2 or word in ignore or singular(word) in ignore:
+        if len(word) < 2 or word in ignore or singular(word) in ignore or word in determiners:
             continue
         before = text[: match.start()].rstrip()
         proper = match.group()[0].isupper() and bool(before) and before[-1] not in '.:!?"“('
@@ -306,19 +309,23 @@ def tokens_of(text: str) -> list[Token]:
         if not colour and (word in colour_nouns or singular(word) in colour_nouns):
             hexed = "#" in text[match.end() : match.end() + 14]
             colour = hexed or bool(near & (colours | _word_list("colour_talk")))
-        modifier = False
+        modifier = verb = False
         if i + 1 < len(raw):
             follow, after = raw[i + 1]
             gap = text[match.end() : follow.start()]
+            verb = (
+                not gap.strip() and after in _word_list("determiners") and ("VERB" in _lemmas(word))
+            )
             modifier = (
                 gap.strip() in ("", "-")
                 and after not in ignore
+                and after not in determiners
                 and after not in colours
                 and not after.endswith(("ing", "ed", "ly"))
                 and _nounish(after, unknown=True)
                 and not _verb_after(word, after, raw[i + 2][1] if i + 2 < len(raw) else "")
             )
-        out.append(Token(word, proper, modifier, colour))
+        out.append(Token(word, proper, modifier, colour, verb))
     return out
 
 
@@ -494,7 +501,7 @@ def choose(
                     matched.append((source, pair, found, len(found)))
                     seen.add(singular(after))  # "cup" of "coffee cup" is drawn already
                     continue
-            if token.colour or singular(word) in seen:
+            if token.colour or token.verb or singular(word) in seen:
                 continue
             seen.add(singular(word))
             found, curated = _candidates(word, lib, token.proper, automatic)
@@ -542,7 +549,7 @@ def choose(
         if extra and word not in choice.words[:1]:
             choice.support.append(extra[0])
             choice.words.append(word)
-    if len(choice.support) < 2 and not own:  # a generic scene: the page's theme fills in
+    if len(choice.support) < 2 and not matched:  # nothing matched: the page's theme fills in
         for motif in themed[seed % 3 :] + themed[: seed % 3]:
             if len(choice.support) < 2 and motif != choice.main and motif not in choice.support:
                 choice.support.append(motif)

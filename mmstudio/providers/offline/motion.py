@@ -140,10 +140,10 @@ _STATS_WORDS = ("stat", "stats", "counter", "kpi", "metric", "metrics", "number"
 
 
 def liveliness(element: VideoPlan) -> float:
-    """Motion scale: 0.6 for calm background loops, 1 for others, 1.4 for hero loops; ×1.3
+    """Motion scale: 0.7 for calm background loops, 1 for others, 1.4 for hero loops; ×1.3
     for ``motion_intensity`` medium. Below 1 the motif crossing the frame is a faint one."""
     role = element.context.role.lower()
-    base = 0.6 if any(w in role.split() for w in _CALM_WORDS) else 1.0
+    base = 0.7 if any(w in role.split() for w in _CALM_WORDS) else 1.0
     if base == 1.0 and ("hero" in role or element.context.section.startswith("hero")):
         base = 1.4
     return base * (1.3 if element.attributes.motion_intensity == "medium" else 1.0)
