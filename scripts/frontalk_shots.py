@@ -5,7 +5,8 @@
 
 OUT (default ``resources/screenshots/frontalk``) receives one picture of the window per step and
 ``steps.json`` (as ``scripts/gui_walkthrough.py`` writes them): the replayed project open (the
-plan tree lists the site's pages, each with its sections) → a page row picked (the preview
+plan tree lists the site's pages, each with its sections; the last version is evaluated, so
+the badges and the score plot show its scores) → a page row picked (the preview
 shows that page) → the page switcher back to the homepage → a behaviour driven in the preview
 (a keyword typed into the search the replay built: the list filters and says how many match)
 → the last page, shown from the switcher. Under X when ``DISPLAY`` is set
@@ -65,12 +66,16 @@ async def path(window, walk: Walk, project_root: Path) -> None:
     for row in pages:
         row.setExpanded(True)
     files = [r.data(0, PAGE_ROLE) for r in pages]
+    report = window.snapshot.report
+    scores = report.scores.model_dump() if report is not None else {}
     walk.shot(
         window,
         "replayed-project",
         {"pages": files, "switcher": [window.preview.pages.itemText(i)
-                                      for i in range(window.preview.pages.count())]},
+                                      for i in range(window.preview.pages.count())],
+         "scores": {k: round(v, 2) for k, v in scores.items() if v is not None}},
         {
+            "the last version is evaluated (badges, score plot)": bool(scores.get("overall")),
             "the plan has several pages": plan.multi_page,
             "the tree lists every page": files == [p.path for p in plan.site_pages()],
             "each page row holds its sections": all(r.childCount() for r in pages),

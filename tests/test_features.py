@@ -391,3 +391,20 @@ def test_sample_entries_come_from_the_subject_the_words_give():
     assert entry_subject("of their", "Software Wishlist") == "wishlist"
     assert entry_subject("a curated list of recipes") == "recipes"
     assert entry_subject("page") == "entry"
+
+
+def test_a_feature_on_this_page_goes_into_the_turns_page():
+    """FronTalk 520ebabf, turn 5: "Develop a “Deal Categories” page … Integrate a filter
+    functionality on this page, …" built a page "Filter functionality on this"."""
+    clause = (
+        "Integrate a filter functionality on this page, allowing users to narrow down deals by "
+        "parameters like discount percentage or brand."
+    )
+    spec = read_clause(clause, "Deal Categories")
+    assert spec is not None and spec.name == "" and not spec.page and "filter" in spec.kits
+    reqs = split_offline(
+        'Develop a "Deal Categories" page accessible via the homepage navigation menu. ' + clause,
+        [], [],
+    )  # fmt: skip
+    names = [FeatureSpec.loads(r.content).name for r in reqs if r.op == "feature"]
+    assert names and all(n == "Deal Categories" for n in names)

@@ -456,6 +456,9 @@ def _about(clause: str, name: str) -> str:
     return _clean(text) + "."
 
 
+_ON_THIS = re.compile(r"\s(?:on|to|in|within|for|into|of)\s+(?:this|that|the same)$", re.I)
+
+
 def read_clause(clause: str, previous: str = "") -> FeatureSpec | None:
     """The feature a clause asks for, or None when it asks for none (no build verb, or nothing
     to build). ``previous`` is the name of the turn's feature before this clause (a clause that
@@ -464,7 +467,8 @@ def read_clause(clause: str, previous: str = "") -> FeatureSpec | None:
     if not _BUILD.search(clause) and not controls:
         return None
     hover = _hover_words(clause.lower())
-    names = _names(clause, used)
+    # "a filter functionality on this page": the page the turn is about, no feature "… on this"
+    names = [n for n in _names(clause, used) if not _ON_THIS.search(n[0])]
     low = clause.lower()
     kits = [k for k in kit.summon(_QUOTE.sub(" ", clause)) if k != "form" or _asks_form(low)]
     if re.search(r"\bcomments?\b", low) and re.search(r"\b(?:post|leave|write|add|submit)\w*\b",
