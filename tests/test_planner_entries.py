@@ -61,3 +61,18 @@ def test_each_speaker_is_one_card_on_the_page() -> None:
     card = card[: card.index("</li>")]
     assert "Interactive Systems Designer, Tokyo" in card and "Ayumi explores" in card
     assert "MARCOS GIMENEZ" not in card
+
+
+def test_a_card_described_over_several_sentences_is_one_entry() -> None:
+    text = (  # dev prompt 076
+        "The second card has a pale mint background with the title “Starloop” in teal. Subtext "
+        "reads “Launch animations & Twitch emotes.” The third card has a faded lavender "
+        "background with the title “Pixel Paws” in blue, and subtext “App icons & onboarding "
+        "scenes.” The thumbnail shows a cat.\nBelow the grid, a note reads “All projects are "
+        "samples.”"
+    )
+    entries = read_entries(text)
+    assert [(e.title, e.text) for e in entries] == [
+        ("Starloop", "Launch animations & Twitch emotes."),
+        ("Pixel Paws", "App icons & onboarding scenes."),
+    ]  # the next paragraph's note is no card's

@@ -32,10 +32,14 @@ from mmstudio.resources import resource
 #: a quote longer than this is an entry's text, never its title or meta
 MAX_TITLE = 60
 MIN_ENTRIES = 2
+#: sentences the last entry of a list may take (it has no next opening to end it)
+LAST_SENTENCES = 3
 #: characters before a quote in which a role word makes it the entry's meta line
 ROLE_GAP = 24
 _CHROME = ("header", "footer", "sidebar", "hero")
-_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z])|\n")
+_SENTENCE_END = re.compile(r"[.!?”\"](?=\s+[A-Z])")
+#: a quote that reads as a sentence ("App icons & onboarding scenes."): an entry's text
+_SENTENCE = re.compile(r"[.!?]\s|^\S+(?:\s+\S+){2,}[.!?]$")
 _LISTED = re.compile(r"^[”\"]?\s*(?:,|,?\s*(?:and|or))\s*[“\"]?$")
 
 
@@ -80,15 +84,26 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 def read_entries(text: str, keep: Collection[str] = ()) -> list[Entry]:
     """The entries of a section's ``text`` in order ([] when fewer than :data:`MIN_ENTRIES`);
-    quotes whose folded text is in ``keep`` (the section's buttons and links) are left out."""
+    quotes whose folded text is in ``keep`` (the section's buttons and links) are left out.
+
+    An entry runs from its opening to the next one ("The second card has a pale mint
+    background with the title “Starloop”. Subtext reads “…”" is one card), never past its
+    paragraph (a newline in ``text``); the last one takes as many sentences as the longest
+    entry before it, at most :data:`LAST_SENTENCES`."""
     lead, _ = _patterns()
     blank = pt.blank_quotes(text)
     starts = [m.start() for m in lead.finditer(blank)]
     entries: list[Entry] = []
+    longest = 1
     for index, start in enumerate(starts):
-        stop = starts[index + 1] if index + 1 < len(starts) else len(text)
-        end = _SENTENCE_END.search(blank, start)
-        stop = min(stop, end.start() + 1 if end else len(text))
+        paragraph = blank.find("\n", start)
+        stop = paragraph if paragraph >= 0 else len(text)
+        ends = [m.start() + 1 for m in _SENTENCE_END.finditer(blank, start, stop)]
+        if index + 1 < len(starts) and starts[index + 1] < stop:
+            stop = starts[index + 1]
+            longest = max(longest, 1 + sum(e < stop - 1 for e in ends))
+        elif ends:
+            stop = min(stop, ends[min(longest, LAST_SENTENCES, len(ends)) - 1])
         entry = _entry(text, start, stop, keep)
         if entry is not None:
             entries.append(entry)
@@ -114,7 +129,7 @@ def _entry(text: str, start: int, stop: int, keep: Collection[str]) -> Entry | N
         neighbours = [(rest[i - 1], quote)] if i else []
         neighbours += [(quote, rest[i + 1])] if i + 1 < len(rest) else []
         listed = any(_LISTED.match(part[a.end - 1 : b.start + 1]) for a, b in neighbours)
-        long = len(quote.text) > MAX_TITLE or bool(re.search(r"[.!?]\s", quote.text.strip()))
+        long = len(quote.text) > MAX_TITLE or bool(_SENTENCE.search(quote.text.strip()))
         if listed and not long:
             entry.points.append(label_text(quote.text, "tag"))
         elif role.search(before) and not long and not entry.meta:
@@ -139,7 +154,7 @@ def group_entries(draft: Draft) -> None:
         for slot in ("buttons", "nav_items")
         for v in draft.slots.get(slot, [])
     }
-    entries = read_entries(draft.text, keep)
+    entries = read_entries(_paragraphs(draft), keep)
     if not entries:
         return
     grouped = [i for i in draft.slots.get("items", []) if i.value or (i.meta and i.title)]
@@ -149,12 +164,21 @@ def group_entries(draft: Draft) -> None:
     for slot in ("headings", "tags", "paragraphs", "title"):
         values = draft.slots.get(slot, [])
         draft.slots[slot] = [v for v in values if label_text(str(v), "tag").casefold() not in used]
-    kept = [
+    kept = [  # an item goes when its own name is an entry's (another's pill label stays)
         i
         for i in draft.slots.get("items", [])
-        if not any(label_text(t, "tag").casefold() in used for t in (i.title, i.text, i.label) if t)
+        if label_text(i.title or i.text or i.label, "tag").casefold() not in used
     ]
     draft.slots["items"] = [_merged(e, draft.slots.get("items", [])) for e in entries] + kept
+
+
+def _paragraphs(draft: Draft) -> str:
+    """The draft's sentences, a newline between paragraphs."""
+    parts: list[str] = []
+    for index, unit in enumerate(draft.units):
+        new = index and unit.paragraph != draft.units[index - 1].paragraph
+        parts.append(("\n" if new else " " if index else "") + unit.text)
+    return "".join(parts)
 
 
 def _merged(entry: Entry, items: list[SectionItem]) -> SectionItem:
