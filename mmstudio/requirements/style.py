@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from .model import Requirement
 from .text import QUOTE, font_names, quotes, span, vocabulary, without_quotes, words_pattern
@@ -104,6 +105,14 @@ def _inner(m: re.Match[str]) -> str:
     return next((g for g in m.groups() if g is not None), "").strip().rstrip(",.;:")
 
 
+@cache
+def _font_pattern() -> re.Pattern[str]:
+    """Every typeface name as a whole word, longest first (one scan of the brief, not one per
+    name: 238 scans took seconds on a 120,000-character brief)."""
+    names = sorted(font_names(), key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w-])")
+
+
 def extract_fonts(text: str, source: str = "prompt") -> list[Requirement]:
     """One requirement per typeface the brief names (outside quoted copy)."""
     names = {f.casefold() for f in font_names()}
@@ -111,9 +120,9 @@ def extract_fonts(text: str, source: str = "prompt") -> list[Requirement]:
         lambda m: m.group() if _inner(m).casefold() in names else " " * len(m.group()), text
     )
     found: dict[str, Requirement] = {}
-    for name in font_names():
-        m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", plain)
-        if m is None or name.casefold() in found:
+    for m in _font_pattern().finditer(plain):
+        name = m.group()
+        if name.casefold() in found:
             continue
         found[name.casefold()] = Requirement(
             id="",
