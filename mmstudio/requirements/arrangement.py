@@ -163,10 +163,12 @@ def scope_of(req: Requirement, facts: PageFacts, titles: list[str]) -> SectionFa
     from .checks import find_section
 
     folded = {fold(t).rstrip(".") for t in titles}
+    lo, hi = min(map(len, folded), default=0) - 3, max(map(len, folded), default=0) + 3
     # the section of the title the brief gives this part: a heading first, never a nav link
     hits = [
         b for b in facts.blocks
-        if b.section and not b.header and fold(b.text).rstrip(".") in folded
+        if b.section and not b.header and lo <= len(b.text) <= hi  # cheap before folding
+        and fold(b.text).rstrip(".") in folded
     ]  # fmt: skip
     for block in sorted(hits, key=lambda b: not b.heading):
         hit = next((s for s in facts.sections if s.id == block.section), None)
