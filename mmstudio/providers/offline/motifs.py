@@ -185,6 +185,7 @@ class Library:
                 and parts[1] == word
                 and parts[0] not in shifters
                 and parts[0] not in _word_list("colours")  # 'red-triangle' is a sign
+                and parts[0] not in _PEOPLE_HEADS  # 'man-standing': "standing" is no person
             ):
                 last.append(name)
         return whole + last
