@@ -391,6 +391,11 @@ def test_sample_entries_come_from_the_subject_the_words_give():
     assert entry_subject("of their", "Software Wishlist") == "wishlist"
     assert entry_subject("a curated list of recipes") == "recipes"
     assert entry_subject("page") == "entry"
+    clause = (  # 520ebabf turn 5: "Available 1 — A available from Deal Categories …"
+        'Develop a "Deal Categories" page accessible via the homepage navigation menu, providing '
+        "users with a comprehensive list of available deal categories such as clothing, shoes."
+    )
+    assert read_clause(clause).subject == "deal"
 
 
 def test_a_feature_on_this_page_goes_into_the_turns_page():

@@ -396,7 +396,8 @@ def _subject(clause: str, name: str) -> str:
     """What the feature lists: the noun after "of", "showcasing", "displaying" …, else the
     name's last word."""
     m = re.search(
-        r"\b(?:of|showcas(?:ing|es?)|display(?:ing|s)|listing|lists?|shows?|highlight(?:ing|s)|"
+        r"\b(?:of|showcas(?:ing|es?)|display(?:ing|s)|listing|lists? of|lists?|shows?|"
+        r"highlight(?:ing|s)|"
         r"featuring|browse|collection of|selection of|find)\s+(?:the\s+|a\s+|an\s+|their\s+|"
         r"past\s+|all\s+|highlighted\s+|specific\s+|selected\s+|latest\s+|highest-rated\s+|"
         r"top\s+|three\s+|five\s+|four\s+|most\s+\w+\s+)*"
@@ -785,12 +786,17 @@ def _entry_copy() -> dict:
 
 def entry_subject(noun: str, name: str = "") -> str:
     """What a feature lists, from the words after "of" / "showcasing" … (``noun``): the leads
-    of the copy file dropped ("a list of past comics" → "past comics"); a noun that is none
+    of the copy file dropped and the qualifying words it names ("a list of past comics" →
+    "comics", "available deal" → "deal"); a noun that is none
     ("of their", "page") gives the last word of the feature's ``name``, else "entry"."""
     data = _entry_copy()
     noun = data["leads"].sub("", noun.strip()).strip()
+    words = noun.split()
+    while len(words) > 1 and words[0].lower() in data["skip_first"]:
+        words = words[1:]
+    noun = " ".join(words)
     first = noun.split()[0].lower() if noun else ""
-    if not first or first in data["not_subjects"]:
+    if not first or first in data["not_subjects"] or first in data["skip_first"]:
         last = name.split()[-1].lower() if name.split() else ""
         return last if last and last not in data["not_subjects"] else "entry"
     return noun
