@@ -44,20 +44,29 @@ def frame_change(element, plan) -> tuple[float, list[Image.Image]]:
     return change, picks[:6]
 
 
-def sheet(rows: list[tuple[str, list[Image.Image], list[Image.Image]]], target: Path) -> None:
-    """Each row: a label, up to 3 images and up to 6 video frames, 200 px tall."""
-    tall = 200
+def sheet(rows: list[tuple[str, list[Image.Image], list[Image.Image]]], target: Path,
+          captions: dict[int, str] | None = None) -> None:  # fmt: skip
+    """Each row: a label, up to 3 images and up to 6 video frames, 200 px tall; ``captions``
+    (keyed by ``id()`` of an image or a strip's first frame) are written under the tiles."""
+    tall, line = 200, 14
+    captions = captions or {}
     tiles = []
     for label, images, frames in rows:
         row = [im.copy() for im in images + frames]
+        originals = images + frames
         for im in row:
             im.thumbnail((tall * 2, tall))
         width = sum(im.width + 6 for im in row) + 70
-        canvas = Image.new("RGB", (width, tall + 6), "white")
-        ImageDraw.Draw(canvas).text((6, tall // 2), label, fill=(20, 20, 20))
+        canvas = Image.new("RGB", (width, tall + 6 + line), "white")
+        draw = ImageDraw.Draw(canvas)
+        draw.text((6, tall // 2), label, fill=(20, 20, 20))
         x = 70
         for i, im in enumerate(row):
             canvas.paste(im, (x, 3))
+            text = captions.get(id(originals[i]), "")
+            room = im.width if i < len(images) else sum(t.width + 6 for t in row[i:])
+            if text:
+                draw.text((x + 2, tall + 5), text[: max(8, room // 6)], fill=(60, 60, 70))
             x += im.width + (16 if i == len(images) - 1 else 6)
         tiles.append(canvas)
     out = Image.new("RGB", (max(t.width for t in tiles), sum(t.height for t in tiles)), "white")
@@ -89,6 +98,7 @@ def main() -> None:
     seconds: list[float] = []
     changes: list[tuple[float, str]] = []
     contact: list[tuple[str, list[Image.Image], list[Image.Image]]] = []
+    captions: dict[int, str] = {}
     extra: list[tuple[str, list[Image.Image], list[Image.Image]]] = []  # further video strips
     for row in rows[: args.limit]:
         plan = motifs.annotate(planner.plan_from_prompt(row["prompt"]))
@@ -103,6 +113,11 @@ def main() -> None:
             judged[element.id] = grounded.hashes(encoded)
             encoded.unlink()
             painted.append(picture)
+            record = element.motifs
+            if record is not None and record.motifs:
+                name = record.motifs[0].split(":", 1)[1]
+                word = record.words[0] if record.words else ""
+                captions[id(picture)] = f"{word} > {name}" + (" (generic)" if record.note else "")
             total += 1
             if element.motifs and not element.motifs.note:
                 matched += 1
@@ -120,6 +135,9 @@ def main() -> None:
                 change, picks = frame_change(element, plan)
                 changes.append((change, f"{row['id']} {element.id}"))
                 strips.append(picks)
+                record = element.motifs
+                drawn = ", ".join(m.split(":", 1)[1] for m in (record.motifs if record else [])[:3])
+                captions[id(picks[0])] = f"video {element.seconds}s, change {change:.2f}: {drawn}"
         if args.sheet and row["id"] in wanted:
             contact.append((row["id"], painted[:3], strips[0] if strips else []))
             extra += [(f"{row['id']} v{i + 2}", [], s) for i, s in enumerate(strips[1:])]
@@ -143,7 +161,7 @@ def main() -> None:
               f"lowest {low[0]:.2f} ({low[1]})")  # fmt: skip
     if args.sheet and contact:
         shown = sum(1 for _, _, frames in contact if frames)
-        sheet(contact + extra[: max(0, 6 - shown)], args.sheet)
+        sheet(contact + extra[: max(0, 6 - shown)], args.sheet, captions)
         print(f"contact sheet: {args.sheet}")
 
 

@@ -233,6 +233,23 @@ def compose(
         grounded = kind == "hero" or variant % 3 == 2
         if grounded:
             _sky(c, col, a, rnd, ground, dusk=variant % 4 == 2)
+            # repeated heroes also differ in what stands behind the subject (periods 3 and 5
+            # with the position keep any two of 15 apart): open sky, a disc of light behind
+            # it, or a tall panel on the far side
+            backdrop = (variant + variant // 5) % 3
+            if backdrop == 1:
+                c.shape(
+                    circle(c, mx / 2, c.h * ground * 0.55, c.m * 0.34),
+                    shade(mix(a[1], col.surface, 0.35), 0.18, 0.7),
+                    soft=3.0,
+                )
+            elif backdrop == 2:
+                px = c.w * (0.18 if mx > w / 2 else 0.82)
+                c.shape(
+                    box(c, px, c.h * ground * 0.5, c.w * 0.11, c.h * ground * 0.5, c.m * 0.04),
+                    shade(mix(a[2], col.text, 0.35), -0.1, 0.75),
+                    soft=2.0,
+                )
         else:
             _field(c, col, a[0], (0.16, 0.42, 0.08, 0.3)[variant % 4], rnd)
             bx, by, r = mx / 2, cy / 2, m * rnd.uniform(0.18, 0.24)
