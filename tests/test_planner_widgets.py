@@ -71,3 +71,15 @@ def test_a_speakers_name_beside_the_portrait_is_shown() -> None:
         "shelves of climbing hardware blurred behind them."
     )
     assert re.search(r">\s*Jae Ortega\s*<", render_page(plan))  # an element's text, not alt
+
+
+def test_field_labels_are_inputs_not_chips() -> None:
+    plan = plan_from_prompt(  # dev prompt 008
+        "Design a research page called “Alpine Ecologies Lab”.\n\nNear the lower portion of the "
+        "page, a “Join Our Research Community” section acts as a recruitment panel. Further down, "
+        "a simple, minimalist form is presented in two columns. Each field label is in uppercase "
+        "11px gray, like “Name”, “Email”, “Affiliation”, “How would you like to contribute?”."
+    )
+    fields = [i.label for s in plan.sections for i in s.items if i.meta == "field"]
+    assert fields == ["Name", "Email", "Affiliation", "How would you like to contribute?"]
+    assert 'placeholder="How would you like to contribute?"' in render_page(plan)

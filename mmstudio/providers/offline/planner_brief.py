@@ -299,6 +299,10 @@ _READS_ITS_WORDS = ("pricing", "menu", "stats", "chart", "gallery")
 _LEAD_WORDS = 8  # a sentence that names a part in its first words is about that part
 
 
+def _has_fields(draft: Draft) -> bool:
+    return any(getattr(i, "meta", "") == "field" for i in draft.slots.get("items", []))
+
+
 def complete(prose: str, title: str, drafts: list[Draft]) -> list[Draft]:
     """The long reading of a brief that quotes some copy, completed: every part it names in
     plain words ("A price list: Puncture fix £12, …", "a contact form", "four KPI tiles …",
@@ -311,6 +315,8 @@ def complete(prose: str, title: str, drafts: list[Draft]) -> list[Draft]:
     have = {d.kind for d in drafts if d.kind != "content"} | {
         _section_key(d) for d in drafts if d.kind == "content"
     }
+    if any(_has_fields(d) for d in drafts):
+        have.add("form")  # a section that already shows inputs holds the brief's form
     banned = negated(blank)  # "No videos, animation or charts appear anywhere."
     missing = [
         p
