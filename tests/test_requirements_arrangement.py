@@ -198,3 +198,33 @@ def test_a_section_title_must_head_its_section():
 
     assert check_placement(title, page(19.2)).status == "fail"
     assert check_placement(title, page(46.4)).status == "pass"
+
+
+# prompt 135: a title the brief centres, set as a link hugging its text at the left
+TITLE_135 = (
+    "At the very top, place a bold centered title “NovaQuest Live Ops KPI Dashboard” on a "
+    "dark background."
+)
+
+
+def test_a_link_hugging_its_text_is_centred_only_where_its_heading_is():
+    from mmstudio.render.base import Box
+    from mmstudio.render.facts import PageFacts, TextBlock
+    from mmstudio.requirements.typography import check_typography
+
+    (centred,) = [r for r in extract(TITLE_135) if r.role == "center"]
+    title = "NovaQuest Live Ops KPI Dashboard"
+
+    def page(x: float) -> PageFacts:
+        glyphs = Box(x=x, y=20, w=300, h=30)
+        return PageFacts(
+            blocks=[
+                TextBlock(tag="a", text=title, link=True, section="header", rect=glyphs,
+                          ink=glyphs, font_weight=700),
+                TextBlock(tag="h1", text=title, heading=True, section="header", ink=glyphs,
+                          rect=Box(x=40, y=20, w=1200, h=30), font_weight=700),
+            ]
+        )  # fmt: skip
+
+    assert check_typography(centred, page(40)).status == "fail"  # at the left of its bar
+    assert check_typography(centred, page(490)).status == "pass"  # in the middle of it

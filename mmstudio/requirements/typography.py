@@ -187,6 +187,22 @@ def _section_box(block: TextBlock, facts: PageFacts):
     return None
 
 
+HUG_PX = 8  # an element at most this much wider than its glyphs hugs them
+
+
+def _widest_same(block: TextBlock, facts: PageFacts):
+    """The box of the widest element whose whole text is ``block``'s and that holds it, when
+    it is wider than the glyphs (the heading or bar around a hugging link); else None."""
+    ink = block.ink or block.rect
+    key = fold(block.text)
+    boxes = [
+        b.rect for b in facts.blocks
+        if b.section == block.section and b.rect.w > ink.w + HUG_PX and fold(b.text) == key
+        and b.rect.x <= ink.x + 1 and b.rect.x + b.rect.w >= ink.x + ink.w - 1
+    ]  # fmt: skip
+    return max(boxes, key=lambda r: r.w, default=None)
+
+
 def _has(role: str, block: TextBlock, facts: PageFacts, px: float | None) -> bool:
     if role == "bold":
         return block.font_weight >= 600
@@ -203,7 +219,13 @@ def _has(role: str, block: TextBlock, facts: PageFacts, px: float | None) -> boo
     box = _section_box(block, facts)
     if role == "center":  # in its own box (a button hugging its label) or on its section
         own = block.rect
-        if block.align == "center" or abs(ink.x + ink.w / 2 - (own.x + own.w / 2)) <= 0.06 * own.w:
+        if block.align == "center":
+            return True
+        if not block.button and own.w <= ink.w + HUG_PX:
+            # a link or span hugging its text is centred in itself whatever the page does:
+            # judge it in the widest element showing just this text (the h1 around the link)
+            own = _widest_same(block, facts) or box or own
+        if abs(ink.x + ink.w / 2 - (own.x + own.w / 2)) <= 0.06 * own.w:
             return True
         return box is not None and abs(ink.x + ink.w / 2 - (box.x + box.w / 2)) <= 0.06 * box.w
     if role == "right":
