@@ -14,6 +14,8 @@ import os
 import sys
 from pathlib import Path
 
+from mmstudio.threads import offload_to_processes
+
 
 def _prepare_environment() -> list[str]:
     """Set the environment QtWebEngine reads at start; returns the extra QApplication arguments
@@ -72,11 +74,23 @@ DEVICE_WIDTHS = {"desktop": 1280, "tablet": 768, "mobile": 390}
 #: the GIL switch interval of the app's process (seconds; see :func:`create_application`)
 SWITCH_INTERVAL_S = 0.001
 
+#: worker processes for the jobs' CPU-heavy steps (:func:`mmstudio.threads.run_cpu`): the
+#: pipeline runs at most 2 assets at once, and the machine this targets has 2 cores
+WORKER_PROCESSES = 2
+
+#: what each worker imports as it starts (the first job then pays no import)
+WORKER_MODULES = (
+    "mmstudio.evaluate.core",
+    "mmstudio.providers.offline.designer",
+    "mmstudio.refine.local",
+)
+
 
 def create_application():
     """The QApplication of the studio (the existing one if there is one): environment and
-    Chromium arguments for QtWebEngine, the ``mmsite`` scheme, name, theme and icon, and the
-    process's GIL switch interval (:data:`SWITCH_INTERVAL_S`)."""
+    Chromium arguments for QtWebEngine, the ``mmsite`` scheme, name, theme and icon, the
+    process's GIL switch interval (:data:`SWITCH_INTERVAL_S`) and the worker processes of the
+    jobs' CPU-heavy steps (:data:`WORKER_PROCESSES`, started now)."""
     engine_args = _prepare_environment()
     import PySide6.QtWebEngineWidgets  # noqa: F401  (must precede QApplication)
     from PySide6.QtWidgets import QApplication
@@ -90,6 +104,10 @@ def create_application():
     # it, so a 5 ms wait each time added up to 50–60 ms per tick beside a busy worker (measured
     # with the score plot drawn in a thread: the loop's 90th-percentile wait 14 → 3 ms).
     sys.setswitchinterval(SWITCH_INTERVAL_S)
+    # the jobs' CPU-heavy steps (planner, pictures, video frames, the measured checks) run in
+    # worker processes: in a thread of the app they held the GIL the GUI loop needs for
+    # 50–350 ms at a time (``benchmarks/gui_stall.py``'s "loop thread blocked")
+    offload_to_processes(WORKER_PROCESSES, warm=WORKER_MODULES)
     app = QApplication.instance() or QApplication([*sys.argv[:1], *engine_args])
     app.setApplicationName("MM Studio")
     _apply_theme(app)

@@ -14,7 +14,9 @@ Invariants:
   change was installed since the draft opened (``rebase``), so element-scoped patches from
   concurrent jobs compose and none is lost; a patch that no longer applies is ``rejected``.
 - File work (preparing the draft, committing, recording an attempt) runs in worker threads to
-  its end (:func:`~mmstudio.threads.run_to_end`); no lock is held while rendering.
+  its end (:func:`~mmstudio.threads.run_to_end`); the page guardrails (parsing both pages) run
+  in a worker process in the app (:func:`~mmstudio.threads.run_pure`); no lock is held while
+  rendering.
 - Every attempt ends in an :class:`~mmstudio.refine.model.Outcome` and a row in the project's
   ``attempts`` table: accepted (with its version), reverted (scored worse or gained nothing),
   rejected (failed a guardrail) or skipped (the change does nothing).
@@ -34,7 +36,7 @@ from mmstudio.project import Project
 from mmstudio.project.versions import Attempt
 from mmstudio.project.workspace import Draft, RebaseError, Workspace
 from mmstudio.report import Report
-from mmstudio.threads import run_to_end
+from mmstudio.threads import run_pure, run_to_end
 
 from . import guardrails
 from .model import Change, Outcome
@@ -76,7 +78,12 @@ class SiteEditor:
         if problems:
             return await self._record(change, "rejected", problems[0], baseline, job)
         async with self.workspace.edit(job, kind="trial", what="mmstudio refine") as draft:
-            problem = await run_to_end(self._prepare, change, draft)
+            html = await run_to_end(draft.read_text, "index.html")
+            candidate = await run_to_end(change.page, html) if change.page else html
+            # parsing both pages is the heavy part: in the app, a worker process's
+            problems = await run_pure(guardrails.page_problems, html, candidate)
+            problem = problems[0] if problems else None
+            problem = problem or await run_to_end(self._prepare, change, draft, html, candidate)
             if problem:
                 outcome = "skipped" if problem.startswith("the change does nothing") else "rejected"
                 return await self._record(change, outcome, problem, baseline, job)
@@ -102,11 +109,10 @@ class SiteEditor:
         log.info("%s %s accepted: %s", change.level, change.element or "page", attempt.reason)
         return self._outcome(change, "accepted", attempt.reason, baseline, report, version.id)
 
-    def _prepare(self, change: Change, draft: Draft) -> str | None:
-        """Apply ``change`` to the draft (in a worker thread); returns a problem, or None."""
-        html = draft.read_text("index.html")
-        candidate = change.page(html) if change.page else html
-        problems = guardrails.page_problems(html, candidate) or [
+    def _prepare(self, change: Change, draft: Draft, html: str, candidate: str) -> str | None:
+        """Apply ``change`` to the draft (in a worker thread) whose page ``html`` it turns into
+        ``candidate`` (checked by the guardrails already); returns a problem, or None."""
+        problems = [
             f"the refiner writes outside the site folder through a link: {path}"
             for path in change.files
             if draft.outside(path)

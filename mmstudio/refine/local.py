@@ -17,7 +17,6 @@ Generation is CPU-bound and runs in a worker thread.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import re
@@ -36,6 +35,7 @@ from mmstudio.plan import (
 )
 from mmstudio.providers.offline import art, motion
 from mmstudio.resources import vendor_file
+from mmstudio.threads import run_cpu
 
 from . import html_edit
 from .model import Change, RefineInput
@@ -160,7 +160,7 @@ async def propose(inp: RefineInput) -> Change | None:
     """One Change regenerating the element's asset (None when no rule applies)."""
     spec, codes = inp.element_plan(), [i.code for i in inp.issues]
     if isinstance(spec, ChartPlan) and set(codes) & {*CHART_CODES, "chart-script-hang"}:
-        files = await asyncio.to_thread(_chart_files, spec, inp.plan, inp.site_dir)
+        files = await run_cpu(_chart_files, spec, inp.plan, inp.site_dir)
         return Change(
             "local", spec.id, codes, f"Rebuilt chart {spec.id} for its frame", files=files
         )
@@ -168,14 +168,14 @@ async def propose(inp: RefineInput) -> Change | None:
         return _fit_unplanned_chart(inp, codes)
     if isinstance(spec, ImagePlan) and set(codes) & set(IMAGE_CODES):
         new, plan = _image_change(spec, inp)
-        files = await asyncio.to_thread(_image_files, new, plan or inp.plan)
+        files = await run_cpu(_image_files, new, plan or inp.plan)
         return Change(
             "local", spec.id, codes, f"Regenerated image {spec.id}", files=files, plan=plan
         )
     if spec is None and set(codes) & {"missing-asset", "broken-asset"}:
         return await _paint_discovered(inp, codes)
     if isinstance(spec, VideoPlan) and set(codes) & set(VIDEO_CODES):
-        files = await asyncio.to_thread(_video_files, spec, inp.plan)
+        files = await run_cpu(_video_files, spec, inp.plan)
         edit = webm_source(spec.id, inp.element_path(), spec.save_path)
         page = edit if "video-format" in codes else None
         return Change(
@@ -247,5 +247,5 @@ async def _paint_discovered(inp: RefineInput, codes: list[str]) -> Change | None
     if not path or not path.lower().endswith(_RASTER) or ".." in path.split("/"):
         return None
     spec, plan = stand_in(inp, path)
-    files = await asyncio.to_thread(_image_files, spec, plan)
+    files = await run_cpu(_image_files, spec, plan)
     return Change("local", inp.element, codes, f"Painted a stand-in for {path}", files=files)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mmstudio.threads import run_cpu
+
 from .browser import BrowserPool, BrowserUnavailable, shared_pool
 from .crops import save_crops
 from .facts import PageFacts
@@ -300,7 +302,9 @@ class _Job:
 
     async def _crops(self) -> None:
         media = self.result.probe.media if self.result.probe else []
-        self.result.crops = await asyncio.to_thread(
+        # decoding the full-page PNG and encoding the crops holds the GIL: in the app, a worker
+        # process does it
+        self.result.crops = await run_cpu(
             save_crops, Path(self.result.screenshot), media, self.out / "crops"
         )
 

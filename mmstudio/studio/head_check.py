@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Required, TypedDict
 from mmstudio.project import Project
 from mmstudio.project.atomic import write_text
 from mmstudio.report import Report
+from mmstudio.threads import run_cpu
 
 if TYPE_CHECKING:
     from mmstudio.studio.feedback import LedgerView
@@ -148,7 +149,7 @@ async def check_head(project: Project, renderer=None, progress=None) -> HeadChec
                 b = element.box
                 check.boxes[element_id] = [round(v, 1) for v in (b.x, b.y, b.w, b.h)]
         say(0.8, f"cutting {len(check.boxes)} evidence crop(s)")
-        check.crops = await asyncio.to_thread(cut_crops, Path(render.screenshot), check.boxes, out)
+        check.crops = await run_cpu(cut_crops, Path(render.screenshot), check.boxes, out)
     if project.manifest.head != version:
         return None
     await asyncio.to_thread(

@@ -44,6 +44,7 @@ from mmstudio.providers.protocols import ChatModel, ImageModel, Message, VideoMo
 from mmstudio.providers.settings import Settings
 from mmstudio.providers.structured import schema_text, structured_chat
 from mmstudio.providers.usage import UsageLog
+from mmstudio.threads import run_pure
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +197,7 @@ class LLMDesigner:
         data = await self.images.generate_image(
             prompt, size=element.size, stage=stage, element=element.id
         )
-        return await asyncio.to_thread(_reencode, data, element.save_path, element.id)
+        return await run_pure(_reencode, data, element.save_path, element.id)
 
     async def edit_image(
         self, element: ImagePlan, plan: DesignPlan, current: bytes, instruction: str
@@ -208,7 +209,7 @@ class LLMDesigner:
         if not self.models["image"].available:
             reason = self.models["image"].reason
             raise DesignerError(f"image {element.id}: no image model to edit with: {reason}")
-        png = await asyncio.to_thread(_reencode, current, "edit.png", element.id)
+        png = await run_pure(_reencode, current, "edit.png", element.id)
         prompt = render_prompt(
             "image_edit.md.j2", element=element, instruction=instruction,
             section=plan.section(element.context.section),
@@ -216,7 +217,7 @@ class LLMDesigner:
         data = await self.images.edit_image(
             png, prompt, size=element.size, stage="refine-image", element=element.id
         )
-        return await asyncio.to_thread(_reencode, data, element.save_path, element.id)
+        return await run_pure(_reencode, data, element.save_path, element.id)
 
     async def video(self, element: VideoPlan, plan: DesignPlan, site_dir: Path) -> list[Path]:
         """Write the VP9 webm, the provider's mp4 beside it and the poster under ``site_dir``
