@@ -437,6 +437,19 @@ async def test_job_managers_of_one_project_share_its_job_locks(tmp_path):
     assert order == ["element started", "element done", "page started"]
 
 
+def _screenshot_writer(content: bytes):
+    """A verify step that writes ``content`` as the draft's 1280 px screenshot and reports it."""
+
+    async def shot(page: Path, plan, out_dir: Path):
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "screenshot-1280.png").write_bytes(content)
+        report = fake_report(page.read_text())
+        report.render.screenshot = str(out_dir / "screenshot-1280.png")
+        return report
+
+    return shot
+
+
 async def test_an_accepted_trial_s_screenshots_become_the_head_s(tmp_path):
     """The report a commit writes names screenshots that exist: a trial rendered under
     ``renders/trials/<draft>`` moves into ``renders/`` with the commit (the trial folder is
@@ -444,12 +457,7 @@ async def test_an_accepted_trial_s_screenshots_become_the_head_s(tmp_path):
     project = _site_project(tmp_path / "p")
     trial = project.renders_dir / "trials" / "t1"
 
-    async def shot(page: Path, plan, out_dir: Path):
-        out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "screenshot-1280.png").write_bytes(b"new")
-        report = fake_report(page.read_text())
-        report.render.screenshot = str(out_dir / "screenshot-1280.png")
-        return report
+    shot = _screenshot_writer(b"new")
 
     async with Workspace.of(project).edit() as draft:
         draft.write_text("index.html", "<h1>new</h1>")
@@ -468,12 +476,7 @@ async def test_a_discarded_draft_s_renders_leave_with_it(tmp_path):
     project.renders_dir.mkdir(parents=True, exist_ok=True)
     (project.renders_dir / "screenshot-1280.png").write_bytes(b"head")
 
-    async def shot(page: Path, plan, out_dir: Path):
-        out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "screenshot-1280.png").write_bytes(b"trial")
-        report = fake_report(page.read_text())
-        report.render.screenshot = str(out_dir / "screenshot-1280.png")
-        return report
+    shot = _screenshot_writer(b"trial")
 
     async with Workspace.of(project).edit() as draft:
         draft.write_text("index.html", "<h1>not kept</h1>")
