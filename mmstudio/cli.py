@@ -107,22 +107,26 @@ def _read_prompt(args: argparse.Namespace) -> str:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from mmstudio.studio.create import new_project
+    from mmstudio.studio.create import discard_interrupted, new_project
 
     prompt = _read_prompt(args)
     progress = _Progress(not (args.json or args.quiet))
-    result = _run(
-        new_project(
-            Path(args.project),
-            prompt,
-            provider=args.provider,
-            concurrency=args.concurrency,
-            progress=progress,
-            evaluate=not args.no_evaluate,
-            rounds=args.rounds,
-            settings=settings_from_args(args) if args.provider == "openai" else None,
+    try:
+        result = _run(
+            new_project(
+                Path(args.project),
+                prompt,
+                provider=args.provider,
+                concurrency=args.concurrency,
+                progress=progress,
+                evaluate=not args.no_evaluate,
+                rounds=args.rounds,
+                settings=settings_from_args(args) if args.provider == "openai" else None,
+            )
         )
-    )
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: no building folder stays behind
+        discard_interrupted(Path(args.project))
+        raise
     summary = result.summary()
     made = summary.project
     text = (

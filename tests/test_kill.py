@@ -152,6 +152,48 @@ def test_sigterm_during_new_cleans_up_like_ctrl_c(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("where", ["made", "removing"])
+def test_an_interrupt_at_any_instruction_of_new_leaves_no_building_folder(
+    tmp_path, monkeypatch, capsys, where
+):
+    """SIGTERM is raised wherever the main thread is: right after the building folder was made
+    (before the ``try`` that removes it — the race CI once lost) or inside that removal. The
+    command still says "cancelled", exits 130 and leaves nothing beside the project."""
+    import shutil
+
+    import mmstudio.studio.create as create
+    from mmstudio.cli import main
+
+    real_mkdtemp, real_rmtree = create.tempfile.mkdtemp, shutil.rmtree
+
+    def made_then_interrupted(*args, **kwargs):
+        real_mkdtemp(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    def interrupted_while_removing(path, *args, **kwargs):
+        if ".building-" in str(path) and not interrupted:
+            interrupted.append(path)
+            raise KeyboardInterrupt
+        return real_rmtree(path, *args, **kwargs)
+
+    interrupted: list = []
+    if where == "made":
+        monkeypatch.setattr(create.tempfile, "mkdtemp", made_then_interrupted)
+    else:
+        monkeypatch.setattr(create.shutil, "rmtree", interrupted_while_removing)
+        monkeypatch.setattr(create, "build_site", _cancelled_build)
+    root = tmp_path / "p"
+    argv = ["new", str(root), "--prompt", PROMPT, "--no-evaluate", "--rounds", "0", "--quiet"]
+    assert main(argv) == 130
+    assert "mmstudio: cancelled" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    assert where == "made" or interrupted
+
+
+async def _cancelled_build(*args, **kwargs):
+    raise asyncio.CancelledError
+
+
 # ---------------------------------------------------------------------------------------------
 # refine, restore, undo
 

@@ -13,7 +13,9 @@ from refine_fixtures import project_from, requires_browser, site_files
 from mmstudio.refine import html_edit
 from mmstudio.studio.refining import RefineService
 
-pytestmark = [requires_browser, pytest.mark.asyncio(loop_scope="session")]
+#: the async tests share the session's loop (and its browser); the sync ones carry no asyncio mark
+pytestmark = [requires_browser]
+session_loop = pytest.mark.asyncio(loop_scope="session")
 
 # case: (level, issue code, how index.html may change: "patch" | "tag" | "remove" | "same")
 RULES = {
@@ -51,6 +53,7 @@ def assert_only_scoped_changes(before: str, after: str, kind: str, element: str 
         assert all(node.start <= i1 <= i2 <= node.open_end for _tag, i1, i2 in changed)
 
 
+@session_loop
 @pytest.mark.parametrize("case", sorted(RULES))
 async def test_offline_rule_fixes_its_issue(renderer, cases: Path, tmp_path, case):
     level, code, kind = RULES[case]
@@ -78,6 +81,7 @@ async def test_offline_rule_fixes_its_issue(renderer, cases: Path, tmp_path, cas
     assert (head.level, head.element) == (level, None if level == "global" else issue.element)
 
 
+@session_loop
 async def test_patches_are_labelled_and_element_scoped(renderer, cases: Path, tmp_path):
     project = project_from(cases / "stretched-image", tmp_path / "p")
     service = RefineService(project)
@@ -88,6 +92,7 @@ async def test_patches_are_labelled_and_element_scoped(renderer, cases: Path, tm
     assert html.index('data-mm-patch="product_shot"') < html.index("</head>")
 
 
+@session_loop
 async def test_a_worse_change_is_reverted_with_its_reason(renderer, cases: Path, tmp_path):
     project = project_from(cases / "good", tmp_path / "p")
     service = RefineService(project)
@@ -110,6 +115,7 @@ async def test_a_worse_change_is_reverted_with_its_reason(renderer, cases: Path,
     assert [(a.outcome, a.element) for a in attempts] == [("reverted", "hero_image")]
 
 
+@session_loop
 async def test_guardrails_reject_a_patch_that_drops_an_element(renderer, cases: Path, tmp_path):
     project = project_from(cases / "good", tmp_path / "p")
     service = RefineService(project)
@@ -133,6 +139,7 @@ async def test_guardrails_reject_a_patch_that_drops_an_element(renderer, cases: 
     assert [a.outcome for a in project.history.attempts()] == ["rejected", "rejected"]
 
 
+@session_loop
 async def test_the_brief_chart_rebuild_takes_the_brief_s_data_and_names_what_it_shows():
     """A made-up chart titled “Chart” for "a bar chart of students per month (Jan 6, …)" is
     rebuilt with the brief's numbers, titled by what it shows, and the page's figure heading

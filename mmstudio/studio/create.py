@@ -242,15 +242,26 @@ def _move_into_place(staged: Path, root: Path) -> Project:
 _live_buildings: set[Path] = set()  # building folders of this process's running generations
 
 
-def _remove_dead_buildings(root: Path) -> None:
+def _remove_dead_buildings(root: Path, *, all_own: bool = False) -> None:
     """Delete the building folders of ``root`` left beside it by runs that were killed
     (``.<name>.building-<pid>-*`` whose process is gone) or by this process's failed runs (an
-    asset thread still writing when its run failed can recreate a folder after its cleanup)."""
+    asset thread still writing when its run failed can recreate a folder after its cleanup);
+    with ``all_own``, every folder of this process, running or not."""
     for folder in root.parent.glob(f".{root.name}.building-*"):
         pid = folder.name.removeprefix(f".{root.name}.building-").split("-")[0]
-        own = pid == str(os.getpid()) and folder not in _live_buildings
+        own = pid == str(os.getpid()) and (all_own or folder not in _live_buildings)
         if pid.isdigit() and (own or not _alive(int(pid))):
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def discard_interrupted(root: Path) -> None:
+    """Delete every building folder of ``root`` that this process made, once its generation has
+    ended interrupted (Ctrl-C, SIGTERM). The interrupt is raised wherever the main thread is — it
+    can land between the folder's creation and the ``try`` that removes it, or inside that
+    removal — so the front end sweeps again after the event loop (and its worker threads) ended.
+    Never raises (a folder that cannot be removed stays, for the next run at ``root``)."""
+    _remove_dead_buildings(root.expanduser(), all_own=True)
+    _live_buildings.clear()
 
 
 def _alive(pid: int) -> bool:
