@@ -405,6 +405,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         f"{num(result['fidelity']['hex']['median'])}\n  summary: {result['files']['md']}"
     )
     _emit(args, result, text)
+    if result["prompts"] and not result["finished"]:  # a bench that made nothing is no result
+        first = result["failures"][0] if result["failures"] else {"error": "unknown"}
+        print(
+            f"mmstudio: error: all {result['prompts']} prompts failed (first: {first['error']})",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

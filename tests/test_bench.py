@@ -221,3 +221,16 @@ async def test_bench_over_the_model_path_sums_tokens_and_cost(tmp_path, server, 
     assert usage["cost_usd"] > 0  # gpt-5.1 is in the price table
     md = (tmp_path / "out" / "summary.md").read_text()
     assert f"{usage['calls']} calls" in md and "$0.0000 " not in md
+
+
+def test_cli_bench_exits_1_when_every_prompt_failed(tmp_path, capsys) -> None:
+    """A bench that finished no prompt writes its summary (the failures are the result) but
+    exits 1 with one line, so a script or CI that runs it does not read "done"."""
+    prompts = write_prompts(tmp_path / "p.jsonl", [{"id": "empty", "prompt": "   "}])
+    out = tmp_path / "out"
+    argv = ["bench", str(prompts), "-o", str(out), "--rounds", "0", "--no-evaluate",
+            "--no-figures", "--quiet"]  # fmt: skip
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert "mmstudio: error: all 1 prompts failed (first: " in err and "empty" in err
+    assert (out / "summary.md").is_file()
