@@ -121,12 +121,46 @@ def _anchor(text: str, plan: DesignPlan, default: str = "#top") -> str:
         shown = " ".join([*section.headings, *(i.title for i in section.items)])
         if words and words <= set(_norm(shown).split()):
             return f"#{section.id}"
-    for word in wanted.split():
-        for kind in _nav_kinds().get(word, []):
-            target = next((s for s in plan.sections if s.kind == kind), None)
-            if target is not None:
-                return f"#{target.id}"
-    return default
+    kinds = [k for word in wanted.split() for k in _nav_kinds().get(word, [])]
+    for kind in (k for k in kinds if k != "content"):
+        target = next((s for s in plan.sections if s.kind == kind), None)
+        if target is not None:
+            return f"#{target.id}"
+    # "content" names no one section ("FAQ" → the first plain section): the copy that holds
+    # the label's words says which, before any plain section will do
+    mentioned = _mentioned(words, body)
+    if mentioned or "content" not in kinds:
+        return mentioned or default
+    target = next((s for s in plan.sections if s.kind == "content"), None)
+    return f"#{target.id}" if target is not None else default
+
+
+def _mentioned(words: set[str], body: list[Section]) -> str:
+    """``#<id>`` of the first section whose copy — else whose own prompt sentences — holds
+    every one of ``words`` (plurals folded: “Curriculum” → the section whose lead reads “a
+    structured … curriculum”); "" when none does."""
+    wanted = {_stem(w) for w in words}
+    if not wanted:
+        return ""
+    copies = [
+        " ".join([s.subtitle, s.eyebrow, *s.paragraphs, *s.tags,
+                  *(f"{i.text} {i.label} {i.meta}" for i in s.items)])
+        for s in body
+    ]  # fmt: skip
+    for texts in (copies, [s.description for s in body]):
+        for section, text in zip(body, texts, strict=True):
+            if wanted <= {_stem(w) for w in _norm(text).split()}:
+                return f"#{section.id}"
+    return ""
+
+
+def _stem(word: str) -> str:
+    """A word without its plural ending (courses → course, stories → story)."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "shes", "ches")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
 
 
 @cache
@@ -325,7 +359,7 @@ def _arrange(view: SectionView, structure: str, column_ratio: list[int], dashboa
     layout = s.layout.lower()
     wants_split = layout == "split" or (
         structure == "two-column"
-        and layout == "stack"
+        and layout in ("stack", "column")
         and s.kind in ("hero", "content", "features")
     )
     side = _split_side(s, present, dashboard)
@@ -379,7 +413,9 @@ def section_view(plan: DesignPlan, section: Section, role: str, level: int) -> S
 
 def item_columns(view: SectionView, width_px: int) -> int:
     """Grid columns for the section's items in a ``width_px`` column (tiles ≥ 190 px wide,
-    list rows ≥ 240 px, cards ≥ 220 px)."""
+    list rows ≥ 240 px, cards ≥ 220 px); 1 for a section whose layout is ``column``."""
+    if view.section.layout == "column":
+        return 1  # the prompt stacks them: "three entries are stacked vertically"
     min_px = {"tiles": 190, "list": 240}.get(view.item_style, 220)
     return page_css.grid_columns(len(view.section.items), width_px, min_px)
 

@@ -23,6 +23,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from mmstudio.plan import DataTable, DesignPlan, GlobalLayout, Section
 from mmstudio.providers.offline import page_overrides as overrides
+from mmstudio.providers.offline.planner_directives import background_gradient
 from mmstudio.resources import resource
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -327,12 +328,16 @@ def _default_background(
 
 
 def section_rules(plan: DesignPlan, moods: frozenset[str], variables: dict[str, str]) -> list[str]:
-    """One CSS rule per section whose background differs from the page: its background and the
-    tone (text, cards, buttons) recomputed for it."""
+    """One CSS rule per section whose background differs from the page: its background (the
+    prompt's two-stop gradient where its sentences give one) and the tone (text, cards,
+    buttons) recomputed for it — on a gradient, for the colour halfway between its stops."""
     rules = []
     page_bg = page_background(plan.layout, moods)
     for index, section in enumerate(plan.sections):
+        gradient = background_gradient(section.description)
         bg = section_background(plan.layout, section)
+        if gradient is not None:  # the tone reads on the gradient's middle
+            bg = mix(gradient[1][0], gradient[1][1], 0.5)
         if bg is None:
             bg = _default_background(plan, section, index, moods, page_bg)
         if not bg or bg == page_bg:
@@ -343,6 +348,10 @@ def section_rules(plan: DesignPlan, moods: frozenset[str], variables: dict[str, 
             f"{selector} {{ {tone_declarations(tone, variables)} --panel: var(--bg); "
             "background: var(--bg); }"
         )
+        if gradient is not None:  # above the header's and footer's own `background: var(--bg)`
+            angle, (first, second) = gradient
+            rules.append(f"html {selector} {{ background: linear-gradient({angle}deg, "
+                         f"{first}, {second}); }}")  # fmt: skip
     return rules
 
 

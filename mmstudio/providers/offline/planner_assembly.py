@@ -9,8 +9,10 @@ words (``planner_sizes``).
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+from functools import cache
 from typing import TYPE_CHECKING
 
 from mmstudio.plan import DataTable, DesignPlan
@@ -20,6 +22,7 @@ from mmstudio.providers.offline import planner_sizes as sizes
 from mmstudio.providers.offline import planner_style as style
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
+from mmstudio.resources import resource
 
 if TYPE_CHECKING:
     from mmstudio.providers.offline.planner_elements import ElementDraft
@@ -236,8 +239,9 @@ _STICKY = re.compile(
 
 
 def _section_layout(text: str, kind: str) -> str:
-    """The section's layout hint (stack | split | grid | row | sidebar, or sticky for a header
-    the prompt pins to the top: "a sticky header bar", "fixed at the top while scrolling")."""
+    """The section's layout hint (stack | split | column (items one above the other) | grid |
+    row | sidebar, or sticky for a header the prompt pins to the top: "a sticky header bar",
+    "fixed at the top while scrolling")."""
     lowered = text.lower()
     if kind == "sidebar":
         return "sidebar"
@@ -247,12 +251,24 @@ def _section_layout(text: str, kind: str) -> str:
         r"two-column|two column|split|left column|right column|left half|right half", lowered
     ):
         return "split"
+    if kind not in ("header", "footer") and _stacked_items().search(pt.blank_quotes(lowered)):
+        return "column"  # "three method cards are stacked vertically": one card a row
     if re.search(
         r"\bgrid\b|cards? in a row|\b(?:three|four|five|six) (?:\w+ )?(?:cards|tiles|columns)",
         lowered,
     ):
         return "grid"
-    return "row" if re.search(r"\bin (?:a|one) row\b|side[- ]by[- ]side", lowered) else "stack"
+    if re.search(r"\bin (?:a|one) row\b|side[- ]by[- ]side", lowered):
+        return "row"
+    return "stack"
+
+
+@cache
+def _stacked_items() -> re.Pattern[str]:
+    """The wordings of ``resources/offline/stacked_items.json``: the items sit one above the
+    other ("three entries are stacked vertically") — layout ``column``."""
+    data = json.loads(resource("offline", "stacked_items.json").read_text(encoding="utf-8"))
+    return re.compile("|".join(f"(?:{p})" for p in data["patterns"]), re.I)
 
 
 def _window(element: ElementDraft) -> str:

@@ -210,6 +210,7 @@ def _best_occurrences(candidates: list[Candidate], placed: set[str]) -> list[Can
     """One occurrence per distinct quote, in prose order: the first one, unless a later one
     names it explicitly as a title ("a card titled “Today’s Tasks”")."""
     best: dict[str, int] = {}
+    headed: dict[str, int] = {}  # a nav label's later occurrence that titles its section
     for index, c in enumerate(candidates):
         key = _key(c.quote.text) + ("\n" + _key(c.text) if c.text else "")
         if key in placed:
@@ -218,7 +219,25 @@ def _best_occurrences(candidates: list[Candidate], placed: set[str]) -> list[Can
         titled = c.slot == "title" and c.explicit and _TITLED.search(quote_prefix(c.quote, c.unit))
         if chosen is None or (titled and chosen.slot != "title"):
             best[key] = index
-    return [candidates[i] for i in sorted(best.values())]
+        elif chosen.slot == "nav" and _heads_section(c) and key not in headed:
+            headed[key] = index  # the nav's “METHODOLOGIES” and the section it names
+    titles = [(c.draft, _key(c.quote.text)) for c in candidates if c.slot == "title" and c.explicit]
+    extra = [
+        replace(candidates[i], slot=candidates[i].slot or "title", explicit=True)
+        for key, i in headed.items()
+        if not any(d is candidates[i].draft and key in t and key != t for d, t in titles)
+    ]  # the "FIELD NOTES" area headed “[ FIELD NOTES / TRANSCRIPTS ]” keeps its own heading
+    chosen_ones = [candidates[i] for i in best.values()] + extra
+    return sorted(chosen_ones, key=lambda c: c.quote.start)
+
+
+def _heads_section(c: Candidate) -> bool:
+    """True when a quote the navigation already shows names a body section: in that section's
+    opening sentence ("another section emerges …: “METHODOLOGIES”") or as its explicit title."""
+    if c.draft.kind in ("header", "footer", "sidebar") or c.text:
+        return False
+    opening = bool(c.draft.units) and c.unit.start == c.draft.units[0].start
+    return (opening and c.slot in ("", "title", "heading")) or (c.slot == "title" and c.explicit)
 
 
 def quote_prefix(quote: pt.Quote, unit: pt.Unit) -> str:
@@ -234,14 +253,26 @@ def _slot(prefix: str, kind: str, text: str, prose: str, end: int) -> tuple[str,
     """``(slot, explicit)`` for a quote: a button / link / tag word right after it, else the
     nearest slot word before it in its sentence (explicit), else a word after it naming a
     heading, else the section kind's default or a guess by length (not explicit)."""
-    after = _SUFFIX.match(prose[end - 1 : end + 160])
-    suffix = vocab.SUFFIX_SLOTS.get(after.group(1).lower()) if after else None
+    suffix = _suffix_slot(prose[end - 1 : end + 160])
     if suffix and suffix != "title":
         return suffix, True
     found = _prefix_slot(prefix[-90:], kind)
     if found[1] or suffix is None:
         return found
     return suffix, True
+
+
+def _suffix_slot(after: str) -> str | None:
+    """The slot a word right after a quote names: its first word (“…” section with a header)
+    or, past one modifier, its second (“…” small button); None when neither names one."""
+    match = _SUFFIX.match(after)
+    if not match:
+        return None
+    first = re.match(
+        r"^[”\"]?(?:(?:\s*,\s*|\s+and\s+|\s+or\s+)[“\"][^”\"\n]{1,80}[”\"])*\s*([\w-]+)", after
+    )
+    own = vocab.SUFFIX_SLOTS.get(first.group(1).lower()) if first else None
+    return own or vocab.SUFFIX_SLOTS.get(match.group(1).lower())
 
 
 def _prefix_slot(tail: str, kind: str) -> tuple[str, bool]:

@@ -10,12 +10,15 @@ on titled cards. Page-level sentences ("Throughout the page …") stay global.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from mmstudio.providers.offline import planner_elements as element_rules
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
+from mmstudio.resources import resource
 
 _GLOBAL_START = re.compile(
     r"^\W*(?:(?:there (?:are|is) )?(?:absolutely )?no (?:videos?|animations?|charts?|motion)\b|"
@@ -143,6 +146,8 @@ def _opens_midway(unit: pt.Unit, current: Draft, dense: bool) -> str | None:
     ("Below the hero, a testimonials section …") opens one midway. Dense prompts (a whole page
     in one paragraph) also split on column/panel cues, on a kind named early in the sentence
     and on a titled card or panel."""
+    if current.kind not in ("header", "footer") and _item_opener().match(unit.text):
+        return None  # "The third card, offset further, is titled …": the section's items go on
     kind = unit_kind(unit.text)
     blank = _blank_quotes(unit.text)
     if dense and _TITLED_BLOCK.search(blank) and kind != current.kind:
@@ -157,7 +162,7 @@ def _opens_midway(unit: pt.Unit, current: Draft, dense: bool) -> str | None:
         return None
     if kind is not None:
         return kind
-    block = pt.has_word(_REFERENCE.sub(" ", blank), ("section", "band", "panel", "strip"))
+    block = pt.has_word(_REFERENCE.sub(" ", blank), ("section", "band", "panel", "strip", "area"))
     return "content" if block else None
 
 
@@ -174,6 +179,8 @@ def _continues(unit: pt.Unit, current: Draft | None) -> bool:
     of the hero section …")."""
     if current is None:
         return False
+    if current.kind not in ("header", "footer") and _item_opener().match(unit.text):
+        return True  # "The third card, offset further, …": the section's items go on
     if _cue(unit.text, _VERTICAL):
         return _refers_inside(unit.text)
     early = pt.keyword_hits(_blank_quotes(unit.text)[:90], vocab.SECTION_WORDS)
@@ -181,6 +188,18 @@ def _continues(unit: pt.Unit, current: Draft | None) -> bool:
         return True
     kind = unit_kind(unit.text)
     return kind == current.kind or (kind is None and len(current.units) < 2)
+
+
+@cache
+def _item_opener() -> re.Pattern[str]:
+    """ "The first card …", "The second project block …": an ordinal item noun opening a
+    sentence (``resources/offline/item_openers.json``)."""
+    data = json.loads(resource("offline", "item_openers.json").read_text(encoding="utf-8"))
+    ordinals = "|".join(map(re.escape, data["ordinals"]))
+    nouns = "|".join(re.escape(n) for n in sorted(data["nouns"], key=len, reverse=True))
+    return re.compile(
+        rf"^\W*(?:the|a|an)\s+(?:{ordinals})\s+(?:[\w-]+\s+){{0,2}}?(?:{nouns})(?:e?s)?\b", re.I
+    )
 
 
 def _refers_inside(text: str) -> bool:
@@ -198,6 +217,16 @@ def _refers_inside(text: str) -> bool:
         return False
     rest = blank[lead.end() :]
     return not pt.has_word(rest, ("section", "band", "panel", "strip", "footer", "header"))
+
+
+_NAV_BAR = re.compile(r"\b(?:nav(?:igation)?|navbar|menu)\s+(?:bar|strip|row|band)\b", re.I)
+
+
+def _second_header_row(kind: str | None, current: Draft | None, unit: pt.Unit) -> bool:
+    """True for a nav bar described right after the header ("Directly below, the main
+    navigation bar appears as a floating pill-shaped strip"): it is the header's second row."""
+    after_header = current is not None and current.kind == "header"
+    return kind == "header" and after_header and bool(_NAV_BAR.search(_blank_quotes(unit.text)))
 
 
 def segment(units: list[pt.Unit], title: str) -> tuple[list[Draft], list[pt.Unit]]:
@@ -232,6 +261,8 @@ def segment(units: list[pt.Unit], title: str) -> tuple[list[Draft], list[pt.Unit
             if new_paragraph and not _continues(unit, current):
                 kind = _paragraph_kind(units, index)
             kind = kind or _opens_midway(unit, current, dense)
+        if _second_header_row(kind, current, unit):
+            kind = None  # "Directly below, the main navigation bar …": the header's 2nd row
         if kind is not None:
             unique = kind in ("header", "hero", "footer") and any(d.kind == kind for d in drafts)
             current = Draft("content" if unique else kind)  # one header, hero and footer a page
@@ -274,6 +305,17 @@ def _first_block(unit: pt.Unit, dense: bool) -> str | None:
 _INFERRED = ("header", "hero", "footer", "sidebar")  # kinds only a sentence's wording may open
 
 
+def _named_kind(draft: Draft) -> str | None:
+    """The one kind a titled section's first two sentences name (“a “Stories from the Trail”
+    section … This section showcases three testimonial/story cards”), else None."""
+    if not draft.first("title"):
+        return None
+    head = " ".join(u.text for u in draft.units[:2])
+    hits = pt.keyword_hits(_REFERENCE.sub(" ", _blank_quotes(head)), vocab.SECTION_WORDS)
+    named = {k for _, k in hits if k not in _INFERRED}
+    return named.pop() if len(named) == 1 else None
+
+
 def refine_kinds(drafts: list[Draft]) -> None:
     """Name the kind of a ``content`` section from its title ("Meet the Team" → team), else
     from kind words its sentences repeat (two or more); prices in its copy make it pricing."""
@@ -287,6 +329,7 @@ def refine_kinds(drafts: list[Draft]) -> None:
                                                   vocab.SECTION_WORDS)]  # fmt: skip
             common = max(set(hits), key=lambda k: (hits.count(k), -hits.index(k)), default=None)
             kind = common if common and hits.count(common) >= 2 else None
+            kind = kind or _named_kind(draft)
         copy = " ".join(
             str(v) for v in draft.slots.get("items", []) + draft.slots.get("headings", [])
         )

@@ -174,10 +174,32 @@ def _fill_defaults(entries: list[dict], used: set[str], dark: bool) -> None:
         if role not in used and lender and len(entries) < _MAX_PALETTE:
             used.add(role)
             entries.append({"role": role, "hex": lender["hex"], "name": lender["name"]})
+    if entries:  # the prompt gave its own colours but no vivid one a button can wear
+        _ink_roles(entries, used, scheme)
     for role in vocab.CORE_ROLES:
         if role not in used and len(entries) < _MAX_PALETTE:
             used.add(role)
             entries.append({"role": role, "hex": scheme[role], "name": None})
+
+
+def _ink_roles(entries: list[dict], used: set[str], scheme: dict[str, str]) -> None:
+    """A palette of the prompt's own colours with no vivid one outside its backgrounds (black,
+    white, greys and a yellow hover fill): its buttons wear the text colour, as a monochrome
+    design's do, and its accent is its one vivid background colour (else the ink too) — never
+    the scheme's blue and orange, which are no colour of the prompt's."""
+    text = next((e for e in entries if e["role"] == "text"), None)
+    ink = (
+        {"hex": text["hex"], "name": text["name"]}
+        if text
+        else {"hex": scheme["text"], "name": None}
+    )
+    vivid = [e for e in entries if _vivid(e["hex"])]
+    bright = max(vivid, key=lambda e: _saturation(e["hex"]), default=None)
+    accent = {"hex": bright["hex"], "name": bright["name"]} if bright else ink
+    for role, colour in (("primary", ink), ("accent", accent)):
+        if role not in used and len(entries) < _MAX_PALETTE:
+            used.add(role)
+            entries.append({"role": role, **colour})
 
 
 def _brand_colour(entries: list[dict], role: str) -> dict | None:

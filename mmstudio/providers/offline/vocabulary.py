@@ -7,6 +7,17 @@ says otherwise; the order of a table is its priority where several entries match
 
 from __future__ import annotations
 
+import json
+
+from mmstudio.resources import resource
+
+
+def _data_words(name: str, key: str) -> tuple[str, ...]:
+    """The word list ``key`` of ``resources/offline/<name>``."""
+    data = json.loads(resource("offline", name).read_text(encoding="utf-8"))
+    return tuple(data[key])
+
+
 # Page kinds, in priority order: the first whose words occur in the opening sentence wins.
 PAGE_KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("dashboard", ("dashboard", "control center", "command center", "analytics")),
@@ -252,6 +263,7 @@ IMAGE_NOUNS = (
     "illustration", "illustrations", "image", "images", "photo", "photos", "photograph",
     "photographs", "portrait", "portraits", "picture", "thumbnail", "thumbnails",
     "artwork", "rendering", "mockup", "collage", "hero image", "screenshot",
+    *_data_words("picture_nouns.json", "nouns"),  # "an illustrated map card"
 )  # fmt: skip
 VIDEO_NOUNS = ("video", "videos", "video loop", "footage", "clip", "cinemagraph", "reel")
 CHART_NOUNS = ("chart", "graph", "sparkline", "histogram", "heatmap", "progress bars", "gauges",
