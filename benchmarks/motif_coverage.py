@@ -7,11 +7,12 @@ For every prompt the offline planner's images and videos get their motifs (as ``
 does) and every image is painted. Prints: the share of images whose main motif matched a word of
 their own subject (the rest drew a generic scene for the page, listed with their subject), the
 pairs of images on one page whose perceptual hashes differ by fewer than ``--floor`` bits, the
-pairs the evaluator's duplicate-image check would flag (:func:`grounded.near_duplicates`), and
-the median seconds per image. ``--videos`` also draws every video's frames and prints its mean
-frame-to-frame change (0–255). ``--sheet`` writes a contact sheet: 3 images and, where the page
-has one, a 6-frame strip of its first video, for each of the ``--sheet-ids`` prompts (further
-strips of those pages' other videos until there are 6).
+pairs that look alike to the evaluator's duplicate-image check (:func:`likeness.look_alike` on
+the encoded WebP files, with their distances), and the median seconds per image. ``--videos``
+also draws every video's frames and prints its mean frame-to-frame change (0–255). ``--sheet``
+writes a contact sheet: 3 images and, where the page has one, a 6-frame strip of its first
+video, for each of the ``--sheet-ids`` prompts (further strips of those pages' other videos until
+there are 6).
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
-from mmstudio.evaluate import grounded
-from mmstudio.providers.offline import art, motifs, motion, planner, scenes
+from mmstudio.providers import likeness
+from mmstudio.providers.offline import art, motifs, motion, planner
 
 DEFAULT_PROMPTS = Path(__file__).resolve().parents[2] / "shared/data/bench/mm_webgen_dev.jsonl"
 
@@ -81,7 +82,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prompts", type=Path, default=DEFAULT_PROMPTS)
     parser.add_argument("--limit", type=int, default=40)
-    parser.add_argument("--floor", type=int, default=12)
+    parser.add_argument("--floor", type=int, default=likeness.NEAR_BITS)
     parser.add_argument("--videos", action="store_true")
     parser.add_argument("--sheet", type=Path)
     parser.add_argument("--sheet-ids", default="001,031,073,108,111,115,127,131")
@@ -107,10 +108,10 @@ def main() -> None:
             started = time.perf_counter()
             picture = art.paint_image(element, plan)
             seconds.append(time.perf_counter() - started)
-            hashes[element.id] = scenes.perceptual_hash(picture)
+            hashes[element.id] = likeness.perceptual_hash(picture)
             encoded = scratch / f"{row['id']}-{element.id}.webp"
             encoded.write_bytes(art.encode_image(picture, encoded.name))
-            judged[element.id] = grounded.hashes(encoded)
+            judged[element.id] = likeness.fingerprint_file(encoded)
             encoded.unlink()
             painted.append(picture)
             record = element.motifs
@@ -124,11 +125,12 @@ def main() -> None:
             else:
                 unmatched.append(f"{row['id']} {element.id}: {element.motifs.note}")
         for a, b in itertools.combinations(hashes, 2):
-            distance = scenes.hash_distance(hashes[a], hashes[b])
+            distance = likeness.hash_distance(hashes[a], hashes[b])
             if distance < args.floor:
                 close.append(f"{row['id']} {a} ~ {b} ({distance} bits)")
-            if judged[a] and judged[b] and grounded.near_duplicates(judged[a], judged[b]):
-                flagged.append(f"{row['id']} {a} ~ {b}")
+            first, second = judged[a], judged[b]
+            if first and second and likeness.look_alike(first, second):
+                flagged.append(f"{row['id']} {a} ~ {b} {likeness.distances(first, second)}")
         strips: list[list[Image.Image]] = []
         if args.videos or (args.sheet and row["id"] in wanted):
             for element in plan.videos:
@@ -149,7 +151,9 @@ def main() -> None:
     for line in close:
         print(f"  {line}")
     pages = len({line.split()[0] for line in flagged})
-    print(f"pairs the evaluator's duplicate check flags: {len(flagged)} on {pages} pages")
+    print(
+        f"pairs that look alike (the evaluator's duplicate check): {len(flagged)} on {pages} pages"
+    )
     for line in flagged:
         print(f"  {line}")
     scratch.rmdir()

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
 
 from mmstudio.plan import (
     DesignPlan,
@@ -23,6 +22,7 @@ from mmstudio.plan import (
     VideoAttributes,
     VideoPlan,
 )
+from mmstudio.providers import likeness
 from mmstudio.providers.offline import art, motifs, motion, scenes
 from mmstudio.providers.offline.designer import OfflineDesigner
 
@@ -32,7 +32,7 @@ needs_sets = pytest.mark.skipif(
 )
 PALETTE = [("background", "#faf7f2"), ("surface", "#ffffff"), ("text", "#1f2430"),
            ("primary", "#2f6fde"), ("accent", "#f2994a")]  # fmt: skip
-FLOOR = 12  # pHash bits (of 64) any two pictures of one page must differ by
+FLOOR = likeness.NEAR_BITS  # pHash bits (of 64) any two pictures of one page must differ by
 MOTION_FLOOR = 1.1  # mean |frame - next frame| (0-255); the abstract loops measured 0.19-0.98
 
 
@@ -214,23 +214,13 @@ def test_pictures_of_a_page_differ_even_with_the_same_subject_and_role():
     plan = motifs.annotate(page(*cards, *thumbs, title="Roastery"))
     mains = [e.motifs.motifs[0] for e in plan.images]
     assert len(set(mains[:5])) >= 4, mains
-    hashes = {e.id: scenes.perceptual_hash(art.paint_image(e, plan)) for e in plan.images}
+    prints = {e.id: likeness.fingerprint(art.paint_image(e, plan)) for e in plan.images}
+    pairs = list(itertools.combinations(prints, 2))
     close = [
-        (a, b, scenes.hash_distance(hashes[a], hashes[b]))
-        for a, b in itertools.combinations(hashes, 2)
-        if scenes.hash_distance(hashes[a], hashes[b]) < FLOOR
+        (a, b) for a, b in pairs if likeness.hash_distance(prints[a].phash, prints[b].phash) < FLOOR
     ]
-    assert close == []
-
-
-def test_perceptual_hash_tells_alike_from_different():
-    rng = np.random.default_rng(1)
-    base = Image.fromarray(rng.integers(0, 255, (64, 96, 3), np.uint8)).resize((384, 256))
-    brighter = Image.fromarray(np.clip(np.asarray(base, np.int16) + 12, 0, 255).astype(np.uint8))
-    other = base.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
-    h = scenes.perceptual_hash
-    assert scenes.hash_distance(h(base), h(brighter)) < 6
-    assert scenes.hash_distance(h(base), h(other)) > FLOOR
+    alike = [(a, b) for a, b in pairs if likeness.look_alike(prints[a], prints[b])]
+    assert close == [] and alike == [], [likeness.distances(prints[a], prints[b]) for a, b in alike]
 
 
 # --- scenes by role --------------------------------------------------------------------------

@@ -485,24 +485,3 @@ def travel(layer: Layer, phase: float, width: int) -> float:
     span = width + layer.image.width * 2
     x = -layer.image.width + span * (phase / (2 * math.pi))
     return x - layer.x
-
-
-def _dct_matrix(n: int) -> np.ndarray:
-    k = np.arange(n)[:, None]
-    x = np.arange(n)[None, :]
-    return np.cos(np.pi * (2 * x + 1) * k / (2 * n)).astype(np.float64)
-
-
-def perceptual_hash(image: Image.Image) -> int:
-    """A 64-bit perceptual hash (DCT pHash): the 8x8 lowest frequencies of a 32x32 grey copy,
-    each bit set when above their median. Near-identical pictures differ in few bits."""
-    grey = np.asarray(image.convert("L").resize((32, 32), Image.Resampling.LANCZOS), np.float64)
-    d = _dct_matrix(32)
-    low = (d @ grey @ d.T)[:8, :8].flatten()
-    bits = low > np.median(low[1:])
-    return int("".join("1" if b else "0" for b in bits), 2)
-
-
-def hash_distance(a: int, b: int) -> int:
-    """Bits that differ between two :func:`perceptual_hash` values (0 = alike … 64)."""
-    return (a ^ b).bit_count()
