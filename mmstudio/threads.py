@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import importlib
 import logging
 import multiprocessing
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -73,10 +75,89 @@ async def run_to_end(func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs)
 # - A worker process that dies (killed, out of memory) fails no job: the pool is dropped and the
 #   call runs again in a worker thread; the next call starts a fresh pool.
 
-_pool: ProcessPoolExecutor | None = None
-_pool_lock = threading.Lock()
-_workers = 0
-_warm: tuple[str, ...] = ()
+
+class ProcessPool:
+    """A pool of ``workers`` spawned worker processes (spawned, not forked: the app has threads
+    and Qt), started on first use (:meth:`get`) and forgotten once broken (:meth:`drop`): the
+    next :meth:`get` starts a fresh one. Each worker runs ``initializer(*initargs)`` as it
+    starts, at scheduling priority ``nice`` (added to this process's: background work yields
+    the cores to the GUI thread), then ``warm()`` once, so that all of them start at once and
+    pay their imports before the first call. Thread-safe; every pool still open is shut down
+    at exit."""
+
+    def __init__(
+        self,
+        workers: int,
+        *,
+        initializer: Callable[..., object] | None = None,
+        initargs: tuple = (),
+        warm: Callable[[], object] = os.getpid,
+        nice: int = 0,
+    ) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, not {workers}")
+        self.workers, self.nice = workers, nice
+        self._start = (nice, initializer, initargs)
+        self._warm = warm
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        _open_pools.add(self)
+
+    def get(self) -> ProcessPoolExecutor:
+        """The running pool, started now if there is none; raises OSError (or RuntimeError)
+        when no process can be started."""
+        with self._lock:
+            if self._pool is None:
+                pool = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker,
+                    initargs=self._start,
+                )
+                for _ in range(self.workers):  # one call each: all of them start now
+                    pool.submit(self._warm)
+                self._pool = pool
+            return self._pool
+
+    def drop(self, pool: ProcessPoolExecutor) -> None:
+        """Forget ``pool`` (it broke: a worker died) unless another already replaced it; its
+        queued calls are cancelled, its live workers end once their running calls have."""
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self, wait: bool = False) -> None:
+        """Shut the pool down (``wait``: until its workers ended, queued calls cancelled; else
+        they end once their running calls have); a later :meth:`get` starts another."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=wait, cancel_futures=wait)
+
+
+_open_pools: weakref.WeakSet[ProcessPool] = weakref.WeakSet()
+
+
+def _start_worker(nice: int, initializer: Callable[..., object] | None, initargs: tuple) -> None:
+    if nice:
+        with contextlib.suppress(OSError):  # not allowed here: the worker runs at our priority
+            os.nice(nice)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+@atexit.register
+def _close_pools() -> None:
+    for pool in list(_open_pools):
+        pool.close(wait=True)
+
+
+#: scheduling priority the job workers run at, relative to the app (see :class:`ProcessPool`)
+WORKER_NICE = 10
+
+_jobs: ProcessPool | None = None
+_jobs_lock = threading.Lock()
 
 
 def _worker_start(parent: int, names: tuple[str, ...]) -> None:
@@ -93,81 +174,64 @@ def _worker_start(parent: int, names: tuple[str, ...]) -> None:
         importlib.import_module(name)
 
 
-def offload_to_processes(workers: int = 2, warm: tuple[str, ...] = ()) -> None:
+def offload_to_processes(
+    workers: int = 2, warm: tuple[str, ...] = (), nice: int = WORKER_NICE
+) -> None:
     """Run :func:`run_cpu` / :func:`run_pure` work in ``workers`` spawned worker processes from
-    now on (spawned, not forked: the app has threads and Qt); they start now and import the
-    modules named in ``warm``. ``workers`` < 1 raises ValueError. Shut down at exit."""
-    global _workers, _warm
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
-    with _pool_lock:
-        _workers, _warm = workers, tuple(warm)
-    _ensure_pool()
+    now on (:class:`ProcessPool`, at priority ``nice``); they start now and import the modules
+    named in ``warm``. ``workers`` < 1 raises ValueError. Shut down at exit."""
+    global _jobs
+    pool = ProcessPool(
+        workers, initializer=_worker_start, initargs=(os.getpid(), tuple(warm)), nice=nice
+    )
+    with _jobs_lock:
+        old, _jobs = _jobs, pool
+    if old is not None:
+        old.close()
+    pool.get()
 
 
 def stop_offloading() -> None:
     """Back to worker threads; the worker processes end once their running calls have."""
-    global _workers, _pool
-    with _pool_lock:
-        pool, _pool, _workers = _pool, None, 0
+    global _jobs
+    with _jobs_lock:
+        pool, _jobs = _jobs, None
     if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=False)
+        pool.close()
 
 
 def offloading() -> bool:
     """Whether :func:`run_cpu` work runs in worker processes (:func:`offload_to_processes`)."""
-    return _workers > 0
-
-
-def _ensure_pool() -> ProcessPoolExecutor | None:
-    global _pool
-    with _pool_lock:
-        if _pool is None and _workers > 0:
-            _pool = ProcessPoolExecutor(
-                _workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_start,
-                initargs=(os.getpid(), _warm),
-            )
-            for _ in range(_workers):  # one call each: all of them start now
-                _pool.submit(os.getpid)
-        return _pool
-
-
-def _drop_pool(pool: ProcessPoolExecutor) -> None:
-    global _pool
-    with _pool_lock:
-        if _pool is pool:
-            _pool = None
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
-@atexit.register
-def _shutdown_pool() -> None:
-    with _pool_lock:
-        pool = _pool
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
+    return _jobs is not None
 
 
 def _submit(
     func: Callable[..., T], args: tuple, kwargs: dict
-) -> tuple[asyncio.Future[T], ProcessPoolExecutor] | None:
+) -> tuple[asyncio.Future[T], tuple[ProcessPool, ProcessPoolExecutor]] | None:
     """``func`` submitted to the worker processes, and their pool (None: no pool, or it broke
     or shut down meanwhile)."""
-    pool = _ensure_pool()
-    if pool is None:
+    jobs = _jobs
+    if jobs is None:
         return None
     try:
-        return asyncio.wrap_future(pool.submit(func, *args, **kwargs)), pool
+        pool = jobs.get()
+    except (OSError, RuntimeError) as exc:  # no process can start here: a thread, as without
+        log.warning("no worker process (%s); %s runs in a thread", exc, _name(func))
+        return None
+    try:
+        return asyncio.wrap_future(pool.submit(func, *args, **kwargs)), (jobs, pool)
     except (BrokenProcessPool, RuntimeError):  # a dead worker, or shut down meanwhile
-        _drop_pool(pool)
+        jobs.drop(pool)
         return None
 
 
-def _broken(func: Callable, pool: ProcessPoolExecutor) -> None:
-    log.warning("a worker process died; %s runs in a thread", getattr(func, "__name__", func))
-    _drop_pool(pool)
+def _name(func: Callable) -> str:
+    return getattr(func, "__name__", repr(func))
+
+
+def _broken(func: Callable, owner: tuple[ProcessPool, ProcessPoolExecutor]) -> None:
+    log.warning("a worker process died; %s runs in a thread", _name(func))
+    owner[0].drop(owner[1])
 
 
 async def run_cpu(func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:

@@ -1263,7 +1263,7 @@ def test_the_score_plot_is_drawn_in_a_process_of_its_own(qtbot):
     """Drawing the plot holds the GIL for 70–80 ms; in a thread of the app the GUI loop waited
     for it. It is drawn in the app's plot process and shown when its PNG comes back."""
     from mmstudio.gui.score_plot import ScorePlot
-    from mmstudio.gui.score_render import plot_pool
+    from mmstudio.gui.score_render import PLOTS
 
     plot = ScorePlot()
     qtbot.addWidget(plot)
@@ -1271,16 +1271,16 @@ def test_the_score_plot_is_drawn_in_a_process_of_its_own(qtbot):
     plot.show_versions(_plot_versions(4))
     qtbot.waitUntil(lambda: plot.pixmap().width() == 330, timeout=60_000)
     assert plot.pixmap().height() == 210
-    assert plot_pool().submit(os.getpid).result(timeout=60) != os.getpid()
+    assert PLOTS.get().submit(os.getpid).result(timeout=60) != os.getpid()
 
 
 def test_without_its_process_the_score_plot_is_drawn_in_a_thread(qtbot, monkeypatch, caplog):
-    from mmstudio.gui import score_plot
+    from mmstudio.gui import score_plot, score_render
 
     def no_process():
         raise RuntimeError("cannot start a process here")
 
-    monkeypatch.setattr(score_plot, "plot_pool", no_process)
+    monkeypatch.setattr(score_render.PLOTS, "get", no_process)
     plot = score_plot.ScorePlot()
     qtbot.addWidget(plot)
     plot.resize(310, 190)

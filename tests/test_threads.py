@@ -7,11 +7,13 @@ import asyncio
 import os
 import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
 
 from mmstudio.threads import (
+    ProcessPool,
     offload_to_processes,
     offloading,
     run_cpu,
@@ -133,3 +135,22 @@ async def test_a_worker_that_dies_fails_no_call_and_the_next_pool_starts(offload
     assert await run_pure(_die_in_a_worker, me) == me
     pid, _ = await run_cpu(_pid_and_sum, 1, b=1)
     assert pid != me  # a fresh pool took over
+
+
+def test_a_process_pool_starts_once_and_a_broken_one_is_dropped_for_a_fresh_one():
+    """The shared lazily started pool of the job workers and of the score plot."""
+    pool = ProcessPool(1, nice=3)
+    first = pool.get()
+    assert pool.get() is first  # started once, on first use
+    assert first.submit(os.nice, 0).result(timeout=60) == min(19, os.nice(0) + 3)
+    with pytest.raises(BrokenProcessPool):
+        first.submit(_die_in_a_worker, os.getpid()).result(timeout=60)
+    pool.drop(first)
+    second = pool.get()
+    assert second is not first
+    assert second.submit(_pid_and_sum, 1, b=1).result(timeout=60)[1] == 2
+    pool.drop(first)  # a late drop of the broken pool leaves its successor alone
+    assert pool.get() is second
+    pool.close(wait=True)
+    with pytest.raises(ValueError, match="at least 1"):
+        ProcessPool(0)

@@ -74,9 +74,19 @@ DEVICE_WIDTHS = {"desktop": 1280, "tablet": 768, "mobile": 390}
 #: the GIL switch interval of the app's process (seconds; see :func:`create_application`)
 SWITCH_INTERVAL_S = 0.001
 
+
+def _usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity; the machine's count elsewhere)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 #: worker processes for the jobs' CPU-heavy steps (:func:`mmstudio.threads.run_cpu`): the
-#: pipeline runs at most 2 assets at once, and the machine this targets has 2 cores
-WORKER_PROCESSES = 2
+#: pipeline runs at most 2 assets at once; on one core a second worker would only take it from
+#: the GUI thread. They run at a lower priority (:data:`mmstudio.threads.WORKER_NICE`): a core
+#: they share with the GUI thread goes to the GUI thread first.
+WORKER_PROCESSES = max(1, min(2, _usable_cores()))
 
 #: what each worker imports as it starts (the first job then pays no import)
 WORKER_MODULES = (

@@ -1,7 +1,7 @@
 """The score plot (matplotlib) of the page's scores across versions, drawn off the GUI process.
 
 The figure is drawn by :func:`mmstudio.gui.score_render.render_png` in the app's plot process
-(:func:`~mmstudio.gui.score_render.plot_pool`): drawing it holds the GIL for 70–80 ms, which a
+(:data:`~mmstudio.gui.score_render.PLOTS`): drawing it holds the GIL for 70–80 ms, which a
 thread of the app would take from the GUI loop. The PNG comes back to the GUI thread and is shown
 as a pixmap. Invariants: the latest request wins (an older render that finishes late is
 dropped); identical data is not redrawn; a resize redraws once the size has settled; if the plot
@@ -21,7 +21,7 @@ from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from mmstudio.gui import bridge
-from mmstudio.gui.score_render import Series, drop_pool, plot_pool, render_png
+from mmstudio.gui.score_render import PLOTS, Series, render_png
 from mmstudio.project.errors import one_line
 from mmstudio.project.versions import Version
 from mmstudio.report import DIMENSIONS
@@ -92,11 +92,11 @@ class ScorePlot(QLabel):
                 return
             log.warning("the score plot's process failed (%s); drawing in a thread",
                         one_line(problem))  # fmt: skip
-            drop_pool(pool)
+            PLOTS.drop(pool)
             in_thread()
 
         try:
-            pool = plot_pool()
+            pool = PLOTS.get()
             pool.submit(render_png, *args).add_done_callback(drawn)
         except (OSError, RuntimeError) as exc:  # no process (or it broke): a thread, as before
             log.warning("no process for the score plot (%s); drawing in a thread", one_line(exc))

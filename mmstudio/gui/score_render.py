@@ -5,22 +5,18 @@ Drawing the figure takes 70–80 ms of CPU on a 2-core machine, nearly all of it
 the GIL (matplotlib's artists, Agg and FreeType calls that never release it). In a thread of
 the app the GUI loop waits for the GIL at each Qt call it makes meanwhile — measured 60 ms at
 the 99th percentile and up to 300 ms under load with the loop itself idle — so the plot is drawn
-in one spawned worker process (:func:`plot_pool`), which shares no GIL with the app. Nothing
+in one spawned worker process (:data:`PLOTS`), which shares no GIL with the app. Nothing
 here imports Qt: the worker imports this module, matplotlib and nothing of the window.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import threading
-from concurrent.futures import ProcessPoolExecutor
 from io import BytesIO
 
-Series = tuple[tuple[str, tuple[float | None, ...]], ...]
+from mmstudio.threads import WORKER_NICE, ProcessPool
 
-_pool: ProcessPoolExecutor | None = None
-_lock = threading.Lock()
+Series = tuple[tuple[str, tuple[float | None, ...]], ...]
 
 
 def render_png(series: Series, count: int, width: int, height: int, dpi: float = 100.0) -> bytes:
@@ -65,21 +61,6 @@ def _warm() -> int:
     return os.getpid()
 
 
-def plot_pool() -> ProcessPoolExecutor:
-    """The one worker process of this app that draws plots (spawned, not forked: the app has
-    threads and Qt). Started on first use and warmed there; shut down at exit."""
-    global _pool
-    with _lock:
-        if _pool is None:
-            _pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-            _pool.submit(_warm)
-        return _pool
-
-
-def drop_pool(pool: ProcessPoolExecutor) -> None:
-    """Forget ``pool`` (it broke: its process died); the next :func:`plot_pool` starts another."""
-    global _pool
-    with _lock:
-        if _pool is pool:
-            _pool = None
-    pool.shutdown(wait=False, cancel_futures=True)
+#: the one worker process of this app that draws plots: started on first use and warmed there
+#: (matplotlib's import and font cache), forgotten when broken, shut down at exit
+PLOTS = ProcessPool(1, warm=_warm, nice=WORKER_NICE)
