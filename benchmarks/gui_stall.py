@@ -190,7 +190,9 @@ class Probe:
         self.gaps: list[float] = []
         self.cpu: list[float] = []
         self.blocked: list[float] = []
+        self.queued: list[float] = []  # ms the loop thread waited for a core in each gap
         self.phases: list[str] = []
+        self._worst = 0.0
         self.worst_at = ""
         self.phase = "start"
         self._last = time.perf_counter()
@@ -204,13 +206,14 @@ class Probe:
     def tick(self) -> None:
         now = time.perf_counter()
         gap = (now - self._last) * 1000
-        if not self.gaps or gap > max(self.gaps):
-            self.worst_at = self.phase
+        if gap > self._worst:  # a running maximum: the probe itself costs O(1) per tick
+            self._worst, self.worst_at = gap, self.phase
         self.gaps.append(gap)
         cpu, sched = time.thread_time(), _sched_ms()
         self.cpu.append((cpu - self._last_cpu) * 1000)
         ran, queued = (sched[0] - self._last_sched[0]), (sched[1] - self._last_sched[1])
         self.blocked.append(max(0.0, gap - ran - queued - TICK_MS))
+        self.queued.append(queued)
         self.phases.append(self.phase)
         self._last, self._last_cpu, self._last_sched = now, cpu, sched
 
@@ -223,6 +226,18 @@ class Probe:
         """CPU time (ms) the loop thread ran between ticks whose phase ends with ``suffix``:
         the part of each stall that was our code, whatever the machine's load."""
         return [c for c, p in zip(self.cpu, self.phases, strict=True) if p.endswith(suffix)]
+
+    def made_of(
+        self, suffix: str = "", over_ms: float = GOAL_MS
+    ) -> tuple[int, float, float, float]:
+        """The stalls > ``over_ms`` of the phases ending with ``suffix``: (how many, and the ms
+        they spent in all running our code on the loop, waiting for a core, blocked off the CPU
+        — the GIL, a lock, the disk)."""
+        rows = [(c, q, b) for g, c, q, b, p in
+                zip(self.gaps, self.cpu, self.queued, self.blocked, self.phases, strict=True)
+                if p.endswith(suffix) and g - TICK_MS > over_ms]  # fmt: skip
+        return (len(rows), sum(r[0] for r in rows), sum(r[1] for r in rows),
+                sum(r[2] for r in rows))  # fmt: skip
 
     def waited(self, suffix: str = "") -> list[float]:
         """Blocked time (ms) between ticks whose phase ends with ``suffix``: the loop thread
@@ -341,6 +356,11 @@ def main() -> int:
         print(f"  loop thread blocked (not running, not waiting for a core: the GIL) beyond a "
               f"tick: max {max(waited):.0f} ms, {sum(w > 20 for w in waited)} > 20 ms, "
               f"{sum(waited):.0f} ms in all")  # fmt: skip
+        count, cpu, queued, blocked = probe.made_of(tag)
+        total = max(cpu + queued + blocked, 1e-9)
+        print(f"  the {count} stalls > {GOAL_MS:.0f} ms are made of: loop CPU {cpu:.0f} ms "
+              f"({cpu / total:.0%}), waiting for a core {queued:.0f} ms ({queued / total:.0%}), "
+              f"blocked off the CPU {blocked:.0f} ms ({blocked / total:.0%})")  # fmt: skip
         by_phase: dict[str, float] = {}
         for b, p in zip(probe.blocked, probe.phases, strict=True):
             if p.endswith(tag):
