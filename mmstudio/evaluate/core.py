@@ -31,6 +31,7 @@ from mmstudio.threads import offloading, run_pure
 from .assets import check_elements
 from .colour import check_contrast, check_palette
 from .findings import Element, Findings, Kind
+from .frames import checkable_facts
 from .grounded import add_requirement_issues, check_duplicates, check_empties, code_of
 from .page_checks import check_page, check_plan
 from .scoring import failed_scores, score
@@ -233,7 +234,7 @@ def build_site_report(
             _measure(render, mine, view, found)
             _attach_crops(render, found)
             if requirements:
-                per_page.append((page.path, check_all(requirements, render.facts)))
+                per_page.append((page.path, check_all(requirements, checkable_facts(render))))
         new = found.issues[start:]
         if hidden:
             found.issues[start:] = new = [i for i in new if i.element not in hidden]
@@ -377,7 +378,7 @@ def build_report(
     if render.failure or render.probe is None:
         return _failed(render, plan, elements, found, info)
     _measure(render, elements, plan, found)
-    results = check_all(requirements, render.facts) if requirements else []
+    results = check_all(requirements, checkable_facts(render)) if requirements else []
     add_requirement_issues(results, found)
     _attach_crops(render, found)
     if hidden:

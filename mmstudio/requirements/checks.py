@@ -15,11 +15,13 @@ from collections.abc import Callable
 from mmstudio.render.facts import PageFacts
 
 from .arrangement import check_arrangement
+from .aspect import check_aspect
 from .colour import colour_check
 from .leaks import check_leak
 from .model import Requirement, RequirementResult, Span
 from .pairs import check_pairing
 from .placement import check_placement
+from .social import check_social_icons
 from .text import fold, loose
 from .typography import check_typography
 
@@ -54,8 +56,9 @@ def check_all(reqs: list[Requirement], facts: PageFacts | None) -> list[Requirem
 
 def _unreadable_charts(by_id: dict[str, RequirementResult], facts: PageFacts) -> None:
     """A chart reported missing while the page draws graphics no ECharts instance owns (a
-    canvas, a large svg) may be one of those: unchecked, not failed — as many as there are."""
-    spare = len(facts.widgets.get("graphics") or [])
+    canvas, a large svg) or holds chart frames the render could not read (``unread_charts``)
+    may be one of those: unchecked, not failed — as many as there are."""
+    spare = len(facts.widgets.get("graphics") or []) + len(facts.widgets.get("unread_charts") or [])
     for key, res in list(by_id.items()):
         if spare and res.kind == "chart" and res.status == "fail" and not res.element:
             by_id[key] = res.model_copy(
@@ -93,6 +96,8 @@ def check_copy(req: Requirement, facts: PageFacts) -> RequirementResult:
     inside a longer quote of the brief (``values``) do not show it; words the brief puts
     inside a picture can only be read by a judge (unchecked unless they are visible text).
     Capitals the brief asks for must show (after ``text-transform``)."""
+    if req.role == "chart":
+        return check_chart_text(req, facts)
     want = loose(req.label.replace("\\n", " "))  # a brief's "\\n" asks for a line break
     page = _visible(facts, req.values)
     if want and f" {want} " in page and req.role == "in-image":
@@ -135,6 +140,49 @@ def check_copy(req: Requirement, facts: PageFacts) -> RequirementResult:
     elif near:
         msg += f"; the closest text is “{_cut(near)}”"
     return RequirementResult.of(req, "fail", msg, closest=near, in_alt=in_alt or None)
+
+
+def check_chart_text(req: Requirement, facts: PageFacts) -> RequirementResult:
+    """Words the brief puts in a chart (a tick, an axis name, a legend entry): drawn by a live
+    ECharts instance (its option's categories, series, legend and axis names) or shown as page
+    text. A number inside a chart's value range is a tick or a value label ECharts draws by
+    itself: unchecked, not a pass. With no readable chart on the page, unchecked."""
+    want = loose(req.label)
+    words = [t for c in facts.charts for t in c.texts()]
+    words += [a.name for c in facts.charts for a in (*c.x_axis, *c.y_axis) if a.name]
+    drawn = f" {loose(' '.join(words))} "
+    if want and f" {want} " in drawn:
+        return RequirementResult.of(req, "pass", "drawn in a chart")
+    if want and f" {want} " in f" {loose(facts.text)} ":
+        return RequirementResult.of(req, "pass", "visible", element=_block_owner(req, facts))
+    readable = [c for c in facts.charts if c.readable]
+    if not readable or facts.widgets.get("unread_charts"):
+        return RequirementResult.of(req, "unchecked", "the chart it belongs to could not be read")
+    number = _number_of(req.label)
+    values = [v for c in readable for v in _chart_values(c)]
+    if number is not None and values and min(0.0, *values) <= number <= 1.5 * max(values):
+        msg = "a number in the chart's value range: ECharts draws its ticks and labels itself"
+        return RequirementResult.of(req, "unchecked", msg)
+    msg = f"“{_cut(req.label)}” is drawn in no chart and not shown on the page"
+    return RequirementResult.of(req, "fail", msg, closest=_nearest_block(req.label, facts))
+
+
+def _number_of(label: str) -> float | None:
+    """'1,200' -> 1200.0, '45%' -> 45.0; None for words."""
+    m = re.fullmatch(r"[$€£]?\s*(-?\d[\d,]*(?:\.\d+)?)\s*%?", label.strip())
+    return float(m.group(1).replace(",", "")) if m else None
+
+
+def _chart_values(chart) -> list[float]:
+    """The numbers a chart's series draw (plain values, ``{value}`` items, [x, y] pairs)."""
+    out: list[float] = []
+    for series in chart.series:
+        for d in series.data:
+            d = d.get("value") if isinstance(d, dict) else d
+            for v in d if isinstance(d, list) else [d]:
+                if isinstance(v, int | float) and not isinstance(v, bool):
+                    out.append(float(v))
+    return out
 
 
 def _picture_free_block(want: str, facts: PageFacts) -> str | None:
@@ -700,4 +748,6 @@ BY_CHECKER: dict[str, Check] = {
     "typography": check_typography,
     "placement": check_placement,
     "arrangement": check_arrangement,
+    "social": check_social_icons,
+    "aspect": check_aspect,
 }

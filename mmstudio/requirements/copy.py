@@ -57,6 +57,10 @@ _ROLE = [
         ),
     ),
 ]
+#: words before a quote that put it in a chart: an axis, its ticks, the legend, value labels
+_CHART_TEXT = re.compile(
+    r"\b(?:[xy][- ]axis|axis|axes|tick labels?|legend|(?:data|value) labels?)\b", re.I
+)
 _PLACEHOLDER = re.compile(r"\bplaceholder(?:\s+(?:text|copy))?\W*(?:reads|says|saying)?\W*$", re.I)
 _TEXT_IS = re.compile(r"\btext\b,?\s*(?:is|reads|says)?\s*:\s*$", re.I)
 _IN_IMAGE = re.compile(
@@ -91,6 +95,8 @@ def _role(text: str, start: int) -> str:
     cut = max(window.rfind(". "), window.rfind("\n"), window.rfind("; "), window.rfind("”"))
     if cut >= 0:
         window, base = window[cut + 1 :], base + cut + 1
+    if _CHART_TEXT.search(window):
+        return "chart"  # "the X-axis … with 7 tick labels: “Mon”, …": drawn in the chart
     if _PLACEHOLDER.search(window):
         return "field"  # "placeholder text: “Select a date & theme…”"
     if _TEXT_IS.search(window):
@@ -143,6 +149,28 @@ _INTRO = re.compile(
     r"|tagline|headline|heading|title|button|link|tab)\b|:)\W{0,3}$",
     re.I,
 )
+
+
+#: a quote the next word makes a look ("with a “Holographic Accordion” feel") or a part of
+#: the layout ("a prominent “Tickets & Call to Action” section")
+_IDEA_AFTER = re.compile(r"^\W{0,2}(?:feel|look|vibe|aesthetic|motif|effect|mood)\b", re.I)
+_PART_AFTER = re.compile(r"^\W{0,2}(?:section|band|strip|area|block|panel|module)\b", re.I)
+
+
+def _design_idea(label: str, after: str) -> bool:
+    """Whether a quote names a look or a layout part, not copy: one followed by a look word,
+    or one followed by a section word that is built on a component's name (“… Call to
+    Action”, “… Accordion”: the vocabulary's ``component_nouns``)."""
+    if _IDEA_AFTER.search(after):
+        return True
+    return bool(_PART_AFTER.search(after) and _components().search(label))
+
+
+@lru_cache(maxsize=1)
+def _components() -> re.Pattern[str]:
+    from .text import vocabulary, words_pattern
+
+    return words_pattern(vocabulary()["component_nouns"]["words"])
 
 
 def _scare_quote(inner: str, role: str = "text", before: str = "") -> bool:
@@ -387,6 +415,8 @@ def _build(text, inner, start, end, role, source) -> Requirement | None:
     if sum(c.isalnum() for c in label) < 2 or _scare_quote(label, role, before) or len(label) > 300:
         return None  # "W", "1", "·": a mark, a step number, a separator — no copy to check
     role = "copy" if role == "listed" else role
+    if _design_idea(label, text[end + 1 : end + 30]):
+        return None  # a “Holographic Accordion” feel, a “Tickets & Call to Action” section
     if TYPE_WORDS.search(label) and role not in ("nav", "button", "tag"):
         return None  # “a clean, geometric sans-serif similar to Inter”: a typeface, not copy
     if _HEX.match(label):
@@ -416,6 +446,8 @@ def _build(text, inner, start, end, role, source) -> Requirement | None:
     if role in ("button", "tag") and short:
         severity = "major" if role == "button" else "minor"
         return made("label", role, f"{role.capitalize()} label “{label}”", severity)
+    if role == "chart":
+        return made("copy", "chart", f"Chart text “{_short(label)}”", "minor")
     if role == "in-image":
         return made("copy", "in-image", f"Words in a picture “{_short(label)}”", "minor")
     if role == "heading" or _TITLE_BEFORE.search(text[max(0, start - 12) : start]):

@@ -14,12 +14,14 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from .arrangement import extract_arrangement
+from .aspect import extract_aspect
 from .copy import extract_copy
 from .element_colours import extract_element_colours
 from .leaks import extract_notes
 from .model import Requirement
 from .pairs import extract_pairs
 from .placement import extract_placement
+from .social import extract_social_icons
 from .structure import (
     extract_axis_names,
     extract_layout,
@@ -49,10 +51,12 @@ PASSES: tuple[Pass, ...] = (
     extract_copy,
     extract_pairs,
     extract_media,
+    extract_aspect,
     extract_logo_icon,
     _data_pass,
     extract_axis_names,
     extract_widgets,
+    extract_social_icons,
     extract_palette,
     extract_element_colours,
     extract_typography,

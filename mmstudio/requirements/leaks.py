@@ -150,16 +150,16 @@ def stray_words(req: Requirement, facts: PageFacts) -> list[str]:
     prose_text = f" {req.label} "
     quoted = f" {' | '.join(req.values)} "
     component = words_pattern(vocabulary()["component_nouns"]["words"])
-    found = []
+    found: dict[str, str] = {}  # loose text → as shown (an h3 and its card show it once)
     for block in facts.blocks:
         text = loose(block.text)
         if block.link or text in found or not text or f" {text} " in quoted:
             continue
         if _LOWER_WORDS.match(block.text.strip().rstrip(".,;:")) and f" {text} " in prose_text:
-            found.append(text)
+            found[text] = text
         elif _name_like(block) and component.search(text) and _own_line(block, facts):
-            found.append(block.text.strip())
-    return found
+            found[text] = block.text.strip()
+    return list(found.values())
 
 
 def _name_like(block) -> bool:
@@ -185,8 +185,12 @@ def _own_line(block, facts: PageFacts) -> bool:
     return True
 
 
+#: leaked runs a finding lists: each is a finding of its own for the designer
+MAX_LEAKED = 12
+
+
 def check_leak(req: Requirement, facts: PageFacts) -> RequirementResult:
-    """Fail with the leaked words as evidence (at most five runs)."""
+    """Fail with the leaked words as evidence (at most :data:`MAX_LEAKED` runs)."""
     text = facts.text
     if req.role == "notes":
         runs = leaked_runs(req.values, text)
@@ -223,4 +227,6 @@ def check_leak(req: Requirement, facts: PageFacts) -> RequirementResult:
     if not found:
         return RequirementResult.of(req, "pass", f"no {what} in the copy")
     shown = "; ".join(f"“{f[:80]}”" for f in found[:3])
-    return RequirementResult.of(req, "fail", f"{what} printed as copy: {shown}", leaked=found[:5])
+    return RequirementResult.of(
+        req, "fail", f"{what} printed as copy: {shown}", leaked=found[:MAX_LEAKED]
+    )

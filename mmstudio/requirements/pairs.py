@@ -21,7 +21,7 @@ from .text import quotes, sentence_bounds, span, strip_label
 
 MAX_GAP = 160  # characters between the two fields in the brief
 ADJACENT_PX = 60  # centre to centre: a title straight above its line
-_SKIP_ROLES = ("nav", "button", "in-image")
+_SKIP_ROLES = ("nav", "button", "in-image", "chart")
 
 
 def extract_pairs(text: str, source: str = "prompt") -> list[Requirement]:

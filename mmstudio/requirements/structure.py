@@ -12,13 +12,20 @@ import re
 from .model import Requirement
 from .text import quotes, sentence_bounds, span, vocabulary, without_quotes, words_pattern
 
-_NEGATION = re.compile(
+_NEGATORS = (
     r"\b(?:no|without|avoid(?:ing)?|never|not?\s+use|don'?t\s+use|do not (?:use|include|add)"
-    r"|instead of|rather than|free of|must not (?:use|include)|excluding|exclude)\s+"
-    r"(?:[\w-]+\s+(?:or|nor|and)\s+)?"  # "no animations or videos"
-    r"(?:any\s+|an?\s+|the\s+|heavy\s+|harsh\s+|background\s+|stock\s+|real\s+)*$",
+    r"|instead of|rather than|free of|must not (?:use|include)|excluding|exclude|not)\s+"
+)
+_BEFORE_THING = r"(?:any\s+|an?\s+|the\s+|heavy\s+|harsh\s+|background\s+|stock\s+|real\s+)*$"
+_NEGATION = re.compile(
+    _NEGATORS
+    + r"(?:[\w-]+\s+(?:or|nor|and)\s+)?"  # "no animations or videos"
+    + _BEFORE_THING,
     re.I,
 )
+#: "no animations, videos, or motion elements": a negated list, when the list goes on after
+_NEGATED_LIST = re.compile(_NEGATORS + r"(?:[\w-]+,\s+){1,3}" + _BEFORE_THING, re.I)
+_LIST_GOES_ON = re.compile(r"[\w-]*(?:\s+[\w-]+)?(?:,|\s+(?:or|nor|and)\b)", re.I)
 _COUNT_IMAGES = re.compile(
     r"\b(\d{1,2}|one|a single|two|three|four|five|six|seven|eight|nine|ten|twelve|pair of)\s+"
     r"(?:[a-z-]+\s+){0,3}?(images|photos|photographs|pictures|thumbnails|illustrations|portraits"
@@ -51,14 +58,46 @@ _GRID = re.compile(
 _CHARTY = re.compile(r"\b(charts?|graphs?|donut|doughnut|pie|segments?|slices?|axis|bars)\b", re.I)
 
 
-def _number(word: str) -> int:
+def number_word(word: str) -> int:
+    """'three' -> 3, '4' -> 4 (``numbers`` of the vocabulary); 0 for a word that is none."""
     word = word.lower()
     return int(word) if word.isdigit() else vocabulary()["numbers"].get(word, 0)
 
 
 def negated(text: str, at: int) -> bool:
-    """Whether the word at ``at`` sits in a negation ("no …", "without …", "avoid …")."""
-    return bool(_NEGATION.search(text[max(0, at - 40) : at]))
+    """Whether the word at ``at`` sits in a negation ("no …", "without …", "avoid …", "not a
+    …", "no animations, videos, or …")."""
+    before = text[max(0, at - 60) : at]
+    if _NEGATION.search(before[-40:]):
+        return True
+    return bool(_NEGATED_LIST.search(before) and _LIST_GOES_ON.match(text, at))
+
+
+def other_sense(plain: str, m: re.Match[str]) -> bool:
+    """Whether the widget, video or section word matched by ``m`` names an everyday thing here
+    (``other_senses`` of the vocabulary): "a café table with a sketchbook", "sitting at a low
+    table", "a binder clip", "the navigation menu items" are no table, video or menu section."""
+    senses = vocabulary()["other_senses"]
+    matched = m.group(0).lower()
+    for word, sense in senses.items():
+        found = re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", matched)
+        if word.startswith("_") or found is None:
+            continue
+        at, end = m.start() + found.start(), m.start() + found.end()
+        before = plain[max(0, at - 40) : at].lower().split()
+        after = plain[end : end + 30].lower().split()
+        if before and before[-1].strip(",;:") in sense.get("before", ()):
+            return True
+        if after and after[0].strip(",.;:") in sense.get("after", ()):
+            return True
+        places = sense.get("places")
+        if places and re.search(
+            rf"\b(?:{'|'.join(places)})\s+(?:an?|the|its|their)\s+(?:[\w’'-]+\s+)?$",
+            plain[max(0, at - 40) : at],
+            re.I,
+        ):
+            return True
+    return False
 
 
 def extract_sections(text: str, source: str = "prompt") -> list[Requirement]:
@@ -103,7 +142,7 @@ def _mentions(plain: str) -> dict[str, tuple[list[re.Match], list[re.Match]]]:
     for name, entry in vocabulary()["sections"].items():
         plain_hits, described = [], []
         for m in words_pattern(entry["words"]).finditer(plain):
-            if negated(plain, m.start()):
+            if negated(plain, m.start()) or other_sense(plain, m):
                 continue
             after = plain[m.end() : m.end() + 40].split()
             after = " ".join(after[1:2] if after[:1] in (["us"], ["&"]) else after[:1])
@@ -250,7 +289,9 @@ def extract_media(text: str, source: str = "prompt") -> list[Requirement]:
     image = _first_positive(plain, vocabulary()["image_words"])
     if image is not None:
         counts = [
-            (_number(m.group(1)), m) for m in _COUNT_IMAGES.finditer(plain) if _number(m.group(1))
+            (number_word(m.group(1)), m)
+            for m in _COUNT_IMAGES.finditer(plain)
+            if number_word(m.group(1))
         ]
         best = max(counts, key=lambda c: c[0], default=None)
         where = best[1] if best else image
@@ -298,7 +339,7 @@ def _section_image_counts(text: str, plain: str, source: str) -> list[Requiremen
     out: list[Requirement] = []
     seen: set[tuple[str, str, int]] = set()
     for m in _SECTION_IMAGES.finditer(plain):
-        n = _number(m.group(1))
+        n = number_word(m.group(1))
         where, titles = section_at(text, m.start())
         tail = plain[m.end() : m.end() + 60].split(".")[0]
         named = _IN_PART.search(tail)
@@ -334,7 +375,7 @@ def _first_positive(
     ``not_before`` ("video streaming platform" asks for no video)."""
     after = words_pattern(list(not_before)) if not_before else None
     for m in words_pattern(words).finditer(plain):
-        if negated(plain, m.start()):
+        if negated(plain, m.start()) or other_sense(plain, m):
             continue
         if after is not None and after.match(plain, m.end() + 1):
             continue
@@ -403,7 +444,7 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
         before = plain[max(0, m.start() - 40) : m.start()]
         if _SPAN_OF.search(before) or _EITHER.search(before):
             continue  # "across the width of three columns", "two or three columns": no demand
-        n = _number(m.group(1) or m.group(2))
+        n = number_word(m.group(1) or m.group(2))
         key = f"{n} columns"
         where, titles = section_at(text, m.start())
         if _PAGE_NOUN.match(plain[m.end() : m.end() + 30]) or _PAGE_USES.search(before):
@@ -414,7 +455,7 @@ def extract_layout(text: str, source: str = "prompt") -> list[Requirement]:
             req.count, req.label, req.values = n, where, titles
             found.append(req)
     for m in _GRID.finditer(plain):
-        n, noun = _number(m.group(1)), m.group(2).lower()
+        n, noun = number_word(m.group(1)), m.group(2).lower()
         start, end = sentence_bounds(plain, m.start())
         if _CHARTY.search(plain[start:end]):
             continue  # "five plan tiers" of a donut chart: segments, not cards
