@@ -1,7 +1,12 @@
 """Render one page of a site folder in the warm Chromium and probe it.
 
 Invariants:
-- One browser context per render, closed in ``finally`` (also on timeout and cancellation).
+- A render has a browser context to itself (a *lane*, :mod:`.lanes`): a new one, or the one a
+  clean render of the same site folder left parked (blank tab, storage emptied). In ``finally``
+  (also on timeout and cancellation) the lane is reset and parked when the render finished
+  cleanly, else closed; so the pages of a site rendered side by side (``asyncio.gather``, as
+  many at once as the pool's slots) reuse the warm renderer processes, and a page that failed,
+  looped or was cancelled never hands its tab on.
 - No step can hang the caller: every page call runs under a timeout; when one expires the page's
   JavaScript is interrupted with CDP ``Runtime.terminateExecution`` (which reaches a renderer busy
   in an endless loop) and the step is retried once; a second expiry, or the whole render passing
@@ -26,13 +31,13 @@ from mmstudio.threads import run_cpu
 from .browser import BrowserPool, BrowserUnavailable, shared_pool
 from .crops import save_crops
 from .facts import PageFacts
+from .lanes import Lane, Park
 from .model import A11yViolation, OverflowProbe, Probe, Render
 from .sandbox import ORIGIN, Sandbox, relative
 from .scripts import (
     A11Y_JS,
     A11Y_RULES,
     FACTS_JS,
-    INIT_JS,
     OVERFLOW_JS,
     PROBE_JS,
     SETTLE_JS,
@@ -69,14 +74,24 @@ class Renderer:
     Leaving the ``async with`` closes the browser of a private renderer; the shared one from
     :func:`get_renderer` stays warm until the process exits."""
 
-    def __init__(self, pool: BrowserPool | None = None, timeouts: Timeouts = Timeouts()) -> None:
+    def __init__(
+        self,
+        pool: BrowserPool | None = None,
+        timeouts: Timeouts = Timeouts(),
+        *,
+        parked_lanes: int = 2,
+    ) -> None:
+        """``parked_lanes``: how many clean contexts wait for the next page of their site
+        (0: every render opens and closes its own)."""
         self._pool = pool or BrowserPool()
         self.timeouts = timeouts
+        self._park = Park(limit=parked_lanes)
 
     async def __aenter__(self) -> Renderer:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        await self._park.close()
         if self._pool is not shared_pool():
             await self._pool.close()
 
@@ -87,6 +102,7 @@ class Renderer:
 
     async def close(self) -> None:
         """Stop the browser (a later render starts it again)."""
+        await self._park.close()
         await self._pool.close()
 
     async def render(
@@ -124,7 +140,10 @@ class Renderer:
         started = time.perf_counter()
         try:
             async with self._pool.slots:
-                await asyncio.wait_for(job.run(), self.timeouts.total_s)
+                try:
+                    await asyncio.wait_for(job.run(), self.timeouts.total_s)
+                finally:  # in the slot: the next page of the site waiting for it takes the lane
+                    await job.close()
         except BrowserUnavailable as exc:
             result.failure = str(exc)
         except (TimeoutError, StepTimeout) as exc:
@@ -132,8 +151,6 @@ class Renderer:
         except Exception as exc:  # a crashed page or browser is a finding, not a crash of ours
             log.warning("render of %s failed", site_dir / page, exc_info=True)
             result.failure = f"render failed: {type(exc).__name__}: {str(exc)[:200]}"
-        finally:
-            await job.close()
         result.timings["render_total_s"] = round(time.perf_counter() - started, 3)
         return result
 
@@ -145,9 +162,13 @@ class _Job:
         self.r, self.result, self.site_dir, self.out = renderer, result, site_dir, out
         self.extra, self.accessibility = extra, accessibility
         self.t = renderer.timeouts
-        self.context = self.page = self.cdp = None
+        self.context: Any = None  # the lane's Playwright context, tab and CDP session
+        self.page: Any = None
+        self.cdp: Any = None
+        self.lane: Lane | None = None
         self.sandbox = Sandbox(site_dir, result.url)
         self.pairs: list[list[str]] = []
+        self.finished = False
 
     async def run(self) -> None:
         await self._step("open", self._open)
@@ -161,6 +182,7 @@ class _Job:
             await self._step("a11y", self._a11y)
         await self._step("viewports", self._viewports)
         await self._step("crops", self._crops)
+        self.finished = True
 
     async def _step(self, name: str, fn) -> Any:
         t0 = time.perf_counter()
@@ -172,19 +194,11 @@ class _Job:
     async def _open(self) -> None:
         browser = await self.r._pool.browser()
         vp = self.result.viewport
-        self.context = await browser.new_context(
-            viewport={"width": vp["width"], "height": vp["height"]},
-            device_scale_factor=1,
-            service_workers="block",
-            accept_downloads=False,
-        )
-        self.context.set_default_timeout(self.t.step_s * 1000)
-        await self.context.add_init_script(INIT_JS)
-        await self.context.route("**/*", self.sandbox.handle)
-        await self.context.route_web_socket("**/*", self.sandbox.handle_websocket)
-        self.page = await self.context.new_page()
-        self.sandbox.attach(self.context, self.page)
-        self.cdp = await self.context.new_cdp_session(self.page)
+        self.lane = self.r._park.take(browser, self.site_dir)
+        if self.lane is None:
+            self.lane = await Lane.open(browser, self.site_dir, vp, self.t.step_s)
+        self.context, self.page, self.cdp = self.lane.context, self.lane.page, self.lane.cdp
+        await self.lane.begin(self.sandbox, vp)
 
     async def _load(self) -> None:
         from playwright.async_api import TimeoutError as PlaywrightTimeout
@@ -312,11 +326,15 @@ class _Job:
         self.result.blocked = list(self.sandbox.blocked)
         self.result.dialogs = list(self.sandbox.dialogs)
         self.result.console_errors = list(self.sandbox.console_errors)
-        if self.context is not None:
-            try:
-                await asyncio.wait_for(self.context.close(), 10)
-            except Exception:
-                log.debug("closing the render context failed", exc_info=True)
+        lane, self.lane = self.lane, None
+        if lane is None:
+            return
+        clean = self.finished and not self.result.failure and not self.result.script_timeouts
+        clean = clean and self.r._park.limit > 0
+        if clean and await lane.reset(self.t.load_s):
+            self.r._park.put(lane)
+        else:
+            await lane.close()
 
 
 def _slug(text: str) -> str:

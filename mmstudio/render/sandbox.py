@@ -11,6 +11,8 @@ Invariants:
 - Any navigation of the main frame away from the page is aborted (``ERR_ABORTED`` keeps the
   current document) and recorded; popups are closed and recorded; dialogs are dismissed and
   recorded. Handlers never raise: a failure to answer a route is logged and the request aborted.
+- Served files carry ``Cache-Control: no-store`` (:data:`NO_STORE`): a tab that renders the
+  pages of a site in turn (``lanes``) never reuses an asset of an earlier page or version.
 - A served file is read in a worker thread (``route.fulfill(path=…)`` would read it on the event
   loop, the GUI's in the app; a video is megabytes).
 """
@@ -44,6 +46,8 @@ _TYPES = {
     ".woff": "font/woff",
 }
 MAX_RECORDS = 200
+#: headers of every served file: no document reuses an asset of an earlier page or version
+NO_STORE = {"Cache-Control": "no-store"}
 
 
 def content_type(path: Path) -> str:
@@ -105,7 +109,7 @@ class Sandbox:
             path, reason = site_path(request.url, self.site_dir)
             if path is not None:
                 body = await asyncio.to_thread(path.read_bytes)
-                await route.fulfill(body=body, content_type=content_type(path))
+                await route.fulfill(body=body, content_type=content_type(path), headers=NO_STORE)
                 return
             self._record(
                 RequestRecord(
@@ -194,6 +198,17 @@ class Sandbox:
         page.on("dialog", self.on_dialog)
         page.on("console", self.on_console)
         page.on("pageerror", self.on_page_error)
+
+    def detach(self, context, page) -> None:
+        """Undo :meth:`attach` (the tab goes on to another page with another sandbox)."""
+        self.main_page = None
+        context.remove_listener("page", self.on_popup)
+        for event, handler in (
+            ("dialog", self.on_dialog),
+            ("console", self.on_console),
+            ("pageerror", self.on_page_error),
+        ):
+            page.remove_listener(event, handler)
 
 
 async def _abort_quietly(route) -> None:
