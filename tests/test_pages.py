@@ -367,6 +367,9 @@ async def test_feedback_turns_add_a_page_change_it_and_remove_it_with_no_danglin
     assert ">Wholesale</h2>" in new and '<a href="wholesale.html" aria-current="page">' in new
     assert "about.html" in site_pages.page_links(new)  # the shared frame came along
     assert [p.path for p in project.read_plan().site_pages()] == [*files, "wholesale.html"]
+    built = [s for s in project.read_plan().sections if s.page == "wholesale"]
+    assert [(s.kind, s.title) for s in built] == [("feature", "Wholesale")]  # the plan tree
+    assert f'data-mm-section="{built[0].id}"' in new
 
     before = (site / "index.html").read_text()
     await FeedbackTurn(project, rescore=False).run(
@@ -382,3 +385,4 @@ async def test_feedback_turns_add_a_page_change_it_and_remove_it_with_no_danglin
     for name in files:
         assert "wholesale.html" not in (site / name).read_text(), name
     assert [p.path for p in project.read_plan().site_pages()] == files
+    assert not [s for s in project.read_plan().sections if s.page == "wholesale"]

@@ -33,6 +33,7 @@ from mmstudio.plan import (
     DesignPlan,
     ElementContext,
     ImagePlan,
+    Section,
     VideoPlan,
 )
 from mmstudio.refine import html_edit
@@ -202,13 +203,45 @@ def _new_page(draft: Draft, spec, req: Requirement, key: str, pages: dict[str, s
 
         from mmstudio.plan import add_page
 
+        taken_ids = {x.id for x in draft.plan.sections}
+        frame = features.page_frame(draft.page, title)
+        body = [x for x in feature_sections(html, frame) if x.id not in taken_ids]
         try:
-            plan, made = add_page(draft.plan, title, nav_label=label)
+            plan, made = add_page(draft.plan, title, nav_label=label, sections=body)
         except ValidationError:
             plan = None  # the site still has the page; the plan keeps its pages as they were
         if plan is not None and made.path == path:
             draft.plan, draft.plan_changed = plan, True
     return draft
+
+
+def feature_sections(page: str, frame: str) -> list[Section]:
+    """The plan's sections for the body of ``page`` that a feature built into ``frame`` (the
+    page it started from): each outermost ``data-mm-section`` of ``page`` that ``frame``
+    lacks, outside the header, footer and navigation, as a section of kind ``feature`` titled by its
+    ``aria-label`` (else its first heading), in page order. Ids that are no valid plan id are
+    left out (the page keeps them; the plan tree does not show them)."""
+    from pydantic import ValidationError
+
+    framed = {n.attrs.get("data-mm-section") for n in html_edit.parse(frame)}
+    nodes = html_edit.parse(page)
+    found: list[Section] = []
+    outer: list[html_edit.Node] = []
+    for n in nodes:
+        sid = n.attrs.get("data-mm-section")
+        if not sid or sid in framed or n.tag in ("header", "footer", "nav"):
+            continue
+        if any(o.start <= n.start < o.end for o in outer):  # a part of a section found
+            continue
+        outer.append(n)
+        heads = [html_edit.text_of(page, c) for c in nodes
+                 if c.tag in ("h1", "h2", "h3") and n.start <= c.start < n.end][:1]  # fmt: skip
+        title = n.attrs.get("aria-label", "").strip() or (heads[0].strip() if heads else "")
+        try:
+            found.append(Section(id=sid, kind="feature", title=title[:400]))
+        except ValidationError:
+            continue
+    return found
 
 
 def drop_site_page(draft: Draft, name: str) -> Draft:
