@@ -551,7 +551,13 @@ def choose(
             choice.support.append(extra[0])
             choice.words.append(word)
     if len(choice.support) < 2 and not matched:  # nothing matched: the page's theme fills in
-        for motif in themed[seed % 3 :] + themed[: seed % 3]:
+        fillers = themed
+        if choice.main not in themed:  # the theme is drawn already: fillers vary by slot, not
+            # the same two stickers on every picture of a long page
+            broad = _generic(plan.page_kind, lib, broad=True)
+            fillers = themed + [m for m in broad if m not in themed]
+        start = seed % len(fillers) if fillers else 0
+        for motif in fillers[start:] + fillers[:start]:
             if len(choice.support) < 2 and motif != choice.main and motif not in choice.support:
                 choice.support.append(motif)
                 choice.words.append(f"({plan.page_kind} theme)")
