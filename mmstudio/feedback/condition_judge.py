@@ -28,7 +28,7 @@ from typing import Any
 
 from mmstudio.project.errors import one_line
 from mmstudio.requirements.condition_checks import check_part
-from mmstudio.requirements.condition_dom import SiteDom, overlap
+from mmstudio.requirements.condition_dom import STOP, SiteDom, Target, overlap
 from mmstudio.requirements.condition_steps import Behaviours
 from mmstudio.requirements.condition_view import PageView, result
 from mmstudio.requirements.conditions import ConditionReading, read_condition
@@ -52,6 +52,40 @@ def condition_of(req: Any) -> tuple[str, str, str] | None:
     if " Fails when: " in condition:  # a condition with a fail text and no pass text
         condition, _, fails = condition.partition(" Fails when: ")
     return condition, passes, fails
+
+
+def page_target(dom: SiteDom, name: str, headings: list[str] | None = None) -> Target | None:
+    """The page (or homepage section) a condition's page name is about: the page of one item
+    (:func:`item_page`), else what :meth:`SiteDom.resolve` finds by file, title, link or
+    heading (``headings``: the rendered homepage's); None when nothing matches."""
+    return item_page(dom, name) or dom.resolve(name, headings or [])
+
+
+def item_page(dom: SiteDom, name: str) -> Target | None:
+    """The page of one item for a page name that starts with the kind of item the site gives
+    pages of their own: “a restaurant's profile”, “the restaurant profile”, “each restaurant's
+    page”, “section within each restaurant's profile” (the possessive names the kind) →
+    ``restaurant1.html`` (a file ``<kind><n>.html`` or a title “<Kind> <n>”, the first
+    of them), so the site's subject word being on every page does not leave “profile” to pick
+    the owners' portal. None when the site has no such pages, or when the other words of the
+    name are in another page's file name or title (“Restaurant Owner Portal”)."""
+    raw = re.findall(r"[\w']+", name.lower().replace("\u2019", "'"))
+    owner = max((i for i, w in enumerate(raw) if w.endswith("'s")), default=0)
+    words = [w.removesuffix("'s") for w in raw[owner:]]  # “… within each restaurant's …”
+    words = [w for w in words if w not in STOP]
+    if not words:
+        return None
+    kind, rest = re.escape(words[0]), " ".join(words[1:])
+    items, others = [], []
+    for file in dom.files[1:]:
+        stem, title = Path(file).stem.lower(), dom.page(file).title.lower()
+        if re.fullmatch(rf"{kind}s?[-_]?\d+", stem) or re.match(rf"{kind}s?\s+#?\d+\b", title):
+            items.append(file)
+        else:
+            others.append(f"{stem.replace('-', ' ').replace('_', ' ')} {title}")
+    if not items or (rest and any(overlap(rest, label) >= 0.5 for label in others)):
+        return None
+    return Target(items[0])
 
 
 def verdict(reading: ConditionReading, results: list[RequirementResult]) -> tuple[str, str]:
@@ -145,7 +179,7 @@ class SiteCheck(Behaviours):
                 if self.views[self.main].facts
                 else []
             )
-            target = self.dom.resolve(reading.page, heads)
+            target = page_target(self.dom, reading.page, heads)
             if target is None:
                 return result(
                     reading.parts[0], "fail", f"no page or section of the site is “{reading.page}”"
