@@ -75,3 +75,33 @@ def test_an_aspect_ratio_is_read_for_the_media_it_describes_and_measured_on_its_
     right = PageFacts(videos=[VideoFact(rect=Box(x=800, y=200, w=360, h=480))])
     assert [r.status for r in check_all([req], right)] == ["pass"]
     assert [r.status for r in check_all([req], PageFacts())] == ["unchecked"]  # no video
+
+
+# dev prompt 131: the FAQ's questions
+FAQ_131 = (
+    "Example questions: “CAN I PAUSE MY ROTATION?”, “WHAT IF I ALREADY HAVE SOME GEAR?”, “DO YOU "
+    "SHIP INTERNATIONALLY?”, “HOW DO RETURNS WORK?”. When expanded, the answer text appears "
+    "beneath in smaller, regular-weight sentence-case paragraphs."
+)
+
+
+def test_a_question_printed_as_the_answer_of_another_is_set_unlike_the_others() -> None:
+    from mmstudio.render.facts import TextBlock
+
+    [req] = [r for r in extract(FAQ_131) if r.checker == "alike"]
+    assert len(req.values) == 4
+
+    def h3(text: str, y: float) -> TextBlock:
+        return TextBlock(tag="h3", text=text, heading=True, font_size=13, font_weight=700,
+                         rect=Box(y=y, w=300, h=20))  # fmt: skip
+
+    card = TextBlock(tag="div", text="DO YOU SHIP INTERNATIONALLY?", rect=Box(y=0, w=320, h=60))
+    answer = TextBlock(tag="p", text="WHAT IF I ALREADY HAVE SOME GEAR?", font_size=11,
+                       rect=Box(y=24, w=300, h=16))  # fmt: skip
+    blocks = [h3("CAN I PAUSE MY ROTATION?", 0), answer, card,
+              h3("DO YOU SHIP INTERNATIONALLY?", 0), h3("HOW DO RETURNS WORK?", 0)]  # fmt: skip
+    [result] = check_all([req], PageFacts(blocks=blocks))
+    assert result.status == "fail"
+    assert result.evidence["labels"] == ["WHAT IF I ALREADY HAVE SOME GEAR?"]
+    blocks[1] = h3("WHAT IF I ALREADY HAVE SOME GEAR?", 40)
+    assert [r.status for r in check_all([req], PageFacts(blocks=blocks))] == ["pass"]

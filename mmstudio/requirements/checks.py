@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from mmstudio.render.facts import PageFacts
 
+from .alike import check_alike
 from .arrangement import check_arrangement
 from .aspect import check_aspect
 from .colour import colour_check
@@ -750,4 +751,5 @@ BY_CHECKER: dict[str, Check] = {
     "arrangement": check_arrangement,
     "social": check_social_icons,
     "aspect": check_aspect,
+    "alike": check_alike,
 }

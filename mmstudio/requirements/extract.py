@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from functools import lru_cache
 
+from .alike import extract_alike
 from .arrangement import extract_arrangement
 from .aspect import extract_aspect
 from .copy import extract_copy
@@ -50,6 +51,7 @@ PASSES: tuple[Pass, ...] = (
     extract_sections,
     extract_copy,
     extract_pairs,
+    extract_alike,
     extract_media,
     extract_aspect,
     extract_logo_icon,
