@@ -169,3 +169,19 @@ def test_a_descriptor_of_the_next_element_a_section_name_and_a_menu_link_of_the_
     # only the menu's link shows the words: the heading is missing, not set wrong
     link = _block("Publications", tag="a", link=True, header=True, font_size=12)
     assert _status(brief, [link])[("Publications", "bold")] == "unchecked"
+
+
+def test_the_logo_is_the_headers_brand_link_not_a_chip_of_the_same_word() -> None:
+    # dev prompt 131 (tests/calibration/pages/131/prompt.txt); the header's link is bold
+    from mmstudio.render.base import Box
+    from mmstudio.render.facts import PageFacts, TextBlock
+    from mmstudio.requirements import check_all, extract
+
+    text = "The logo is purely typographic: the word “ALPINE” in bold uppercase, letter-spaced."
+    reqs = [r for r in extract(text) if r.checker == "typography" and r.role == "bold"]
+    logo = TextBlock(tag="a", text="ALPINE", link=True, header=True, font_weight=700,
+                     rect=Box(x=80, y=20, w=80, h=24))  # fmt: skip
+    chip = TextBlock(tag="span", text="ALPINE", font_weight=400, rect=Box(x=80, y=3000, w=60, h=20))
+    assert [r.status for r in check_all(reqs, PageFacts(text="ALPINE", blocks=[logo, chip]))] == [
+        "pass"
+    ]

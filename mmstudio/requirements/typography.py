@@ -140,6 +140,7 @@ def extract_typography(text: str, source: str = "prompt") -> list[Requirement]:
             continue  # "a prominent “Tickets & Call to Action” section, centered": a name
         after, before = _clause_after(text, end), _clause_before(text, start)
         nav = _role(text, start) == "nav"
+        logo = bool(_LOGO.search(before))
         where = span(text, max(0, start - 1 - len(before)), end + 1 + len(after), source)
         shown = f"“{labels[0]}”{' …' if len(labels) > 1 else ''}"
         for role, pattern, words in PROPERTIES:
@@ -147,21 +148,29 @@ def extract_typography(text: str, source: str = "prompt") -> list[Requirement]:
                 continue
             if role == "upper" and all(v == v.upper() for v in labels):
                 continue  # the quote is in capitals already: the copy check reads its case
-            found.append(_requirement(role, f"{shown} {words}", labels, where, nav))
+            found.append(_requirement(role, f"{shown} {words}", labels, where, nav, logo))
         px = _size(after) or _size(before)
         if px is not None:
-            req = _requirement("size", f"{shown} at {px:g} px", labels, where, nav)
+            req = _requirement("size", f"{shown} at {px:g} px", labels, where, nav, logo)
             req.numbers = [px]
             found.append(req)
     return found
 
 
-def _requirement(role: str, label: str, labels: list[str], where, nav: bool) -> Requirement:
-    """``subject`` says which element the brief describes: "nav" for its menu's links, else ""
-    (a heading or copy of that name: the menu's link of the same words is another element)."""
+#: the clause before the quote names the logo: its words are the header's brand link
+_LOGO = re.compile(r"\b(?:logo(?:type)?|wordmark|brand(?:\s+name)?)\b", re.I)
+
+
+def _requirement(
+    role: str, label: str, labels: list[str], where, nav: bool, logo: bool = False
+) -> Requirement:
+    """``subject`` says which element the brief describes: "nav" for its menu's links, "logo"
+    for the header's brand link, else "" (a heading or copy of that name: the menu's link of
+    the same words is another element)."""
+    subject = "nav" if nav else "logo" if logo else ""
     return Requirement(
         id="", kind="font", key=labels[0], role=role, label=role, values=labels, text=label,
-        span=where, severity="minor", checker="typography", subject="nav" if nav else "",
+        span=where, severity="minor", checker="typography", subject=subject,
     )  # fmt: skip
 
 
@@ -173,8 +182,10 @@ def _blocks(req: Requirement, facts: PageFacts) -> list[TextBlock]:
     rows = folded_blocks(facts)
     best: dict[str, float] = {}
     hits = [(b, row[1]) for b, row in zip(facts.blocks, rows, strict=True) if row[1] in wanted]
-    if req.kind == "font" and req.subject != "nav":  # a heading's type is not its menu link's
+    if req.kind == "font" and req.subject not in ("nav", "logo"):  # a heading's is not its link's
         hits = [(b, key) for b, key in hits if not (b.header and b.link)]
+    if req.subject == "logo" and any(b.header for b, _ in hits):
+        hits = [(b, key) for b, key in hits if b.header]  # the logo: the header's brand
     for block, key in hits:
         best[key] = min(best.get(key, float("inf")), block.rect.area)
     return [b for b, key in hits if b.rect.area <= best[key] * 1.05]
