@@ -63,7 +63,16 @@ class DemoModel:
             return error(400, "the demo model needs a plan request first")
         if name == "ChartOption":
             return chat_reply(json.dumps(self._chart(text)))
-        return chat_stream(layout.render_page(self.plan), pieces=8)
+        return chat_stream(layout.render_page(self._page_plan(text)), pieces=8)
+
+    def _page_plan(self, text: str) -> DesignPlan:
+        """The plan the layout request quotes (one page's view of a multi-page site, so the
+        page holds that page's sections only), else the last plan."""
+        quoted = text.split("Plan:\n", 1)[-1].split("Reply with the HTML document only", 1)[0]
+        try:
+            return DesignPlan.model_validate_json(quoted.strip())
+        except ValueError:
+            return self.plan
 
     def _chart(self, text: str) -> dict:
         body = text.split("Chart plan:", 1)[1].split("Reply with", 1)[0]

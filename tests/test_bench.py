@@ -234,3 +234,30 @@ def test_cli_bench_exits_1_when_every_prompt_failed(tmp_path, capsys) -> None:
     err = capsys.readouterr().err
     assert "mmstudio: error: all 1 prompts failed (first: " in err and "empty" in err
     assert (out / "summary.md").is_file()
+
+
+async def test_a_multi_page_brief_over_the_demo_backend_builds_every_page(
+    tmp_path,
+    server,  # noqa: F811
+    no_network,  # noqa: F811
+) -> None:
+    """The words of FronTalk dev dialogue 2ba7ac0b's first turn plan a home page and a
+    company profile page; the demo backend answers each page's layout request with that
+    page's sections (it used to answer every page with the whole site's and the run failed)."""
+    from openai_demo import DemoModel
+
+    server.chat_responder = DemoModel()
+    prompt = (
+        'Build a website called "Washington Business Insights" that provides business '
+        "information and credit reports for companies registered in Washington. Include a "
+        '"Company Profile" page that displays detailed information about a selected company. '
+        'Add a "Recent Registrations" section on the homepage displaying a list of recently '
+        "registered companies, with each entry linking to its respective Company Profile page."
+    )
+    settings = fast_settings(server, timeout_s=20.0, image_timeout_s=20.0)
+    rows = write_prompts(tmp_path / "p.jsonl", [{"id": "pages", "prompt": prompt}])
+    options = BenchOptions(provider="openai", settings=settings, rounds=0, evaluate=False)
+    summary = await run_bench(rows, tmp_path / "out", options=options, figures=False)
+    assert summary["finished"] == 1, summary["failures"]
+    site = next((tmp_path / "out").rglob("company-profile.html"))
+    assert 'data-mm-section="header"' in site.read_text()
