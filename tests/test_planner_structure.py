@@ -1,6 +1,6 @@
 """Sections keep their items, titles and directives (issue 14, grouped content, nav and layout
-directives), on real prompt excerpts of the dev prompts (013, 023, 027, 034, 050, 053, 073, 101,
-115, 131)."""
+directives), on real prompt excerpts of the dev prompts (013, 023, 027, 034, 047, 050, 053, 073,
+101, 111, 115, 131)."""
 
 from __future__ import annotations
 
@@ -69,6 +69,71 @@ def test_named_section_is_titled_and_kinded() -> None:
     )
     section = _section(plan_from_prompt(text), "Stories from the Trail")
     assert section.kind == "testimonials"
+
+
+JOURNAL = (  # 047
+    "Further down, there is an “Excerpts from the journal” section styled like a list of "
+    "abstracts from an academic journal but with a lifestyle twist. At the top, centered in the "
+    "column, a small horizontal decorative line in muted gold sits above the title text “From "
+    "the Journal.” Under that, three short snippets stacked vertically. Each snippet begins "
+    "with a small, uppercase sans-serif date in muted gray, e.g., “JANUARY 2025.”"
+)
+LIBRARY = (  # 047
+    "Below the journal excerpts, include a quiet “Library” section highlighting three types of "
+    "resources the institute maintains, again in a single column but with delicate column-like "
+    "illusions. The section heading reads “Library of calm practices” in serif, with a small "
+    "sans subtitle beneath: “A curated set of references from spa culture, studio practice, and "
+    "organizational science.”"
+)
+TICKETS = (  # 111
+    "Finally, create a prominent “Tickets & Call to Action” section towards the bottom, "
+    "centered and clearly focal but still integrated into the layered design. In the middle, a "
+    "large central panel appears, slightly elevated with strong neon edges. Below, in large, "
+    "bold white text, the headline reads: “Secure your portal into NEON FLOW”. The left card, "
+    "labeled “Standard Entry”, shows in larger text “¥18,000” and describes: “One session of "
+    "your choice, ambient gallery access, and ceremonial tea ritual.” The middle card is "
+    "labeled “Full Journey” with “¥29,000” and description: “Access to all three sessions.”"
+)
+
+
+@pytest.mark.parametrize(
+    ("excerpt", "title", "eyebrow", "kind"),
+    [
+        (JOURNAL, "From the Journal", "Excerpts from the journal", None),
+        (LIBRARY, "Library of calm practices", "Library", None),
+        (TICKETS, "Secure your portal into NEON FLOW", "", "pricing"),
+    ],
+)
+def test_named_section_keeps_its_own_heading(
+    excerpt: str, title: str, eyebrow: str, kind: str | None
+) -> None:
+    """047 / 111: a “…” section whose sentences give its heading ('the title text “From the
+    Journal.”', 'the headline reads: “Secure …”') is titled by that heading; its name is the
+    label above it, or — built on a component's name (“… Call to Action”) — is not shown."""
+    plan = plan_from_prompt("At the very top is a header bar with the logo “Atlas”.\n\n" + excerpt)
+    section = _section(plan, title)
+    assert section.eyebrow == eyebrow
+    shown = [section.title, section.eyebrow, *section.headings, *section.paragraphs, *section.tags]
+    assert "Tickets & Call to Action" not in shown
+    if kind:
+        assert section.kind == kind
+
+
+def test_faq_segment_below_a_section_opens_its_own() -> None:
+    """111: 'Below location, place a subtle FAQ-like segment …' starts a new section: the
+    FAQ's heading “Before you arrive” does not head the location section above it."""
+    text = (
+        "At the very top is a header bar with the logo “NEON FLOW”.\n\n"
+        "Descending further, create an immersive, almost full-width “Location & Atmosphere” "
+        "section with a strong visual. At the top of the card is the heading “Skyhaven Gallery” "
+        "in white.\n\n"
+        "Below location, place a subtle FAQ-like segment. The section heading, centered, reads "
+        "“Before you arrive” in white. Underneath, three questions appear as bars, such as "
+        "“What should I bring?”, “Is this beginner-friendly?”, “What should I wear?”"
+    )
+    plan = plan_from_prompt(text)
+    assert _section(plan, "Location & Atmosphere").eyebrow == ""
+    assert _section(plan, "Before you arrive")
 
 
 def test_second_header_row_joins_the_header() -> None:

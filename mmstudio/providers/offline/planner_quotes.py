@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from mmstudio.plan import SectionItem
 from mmstudio.providers.offline import planner_elements as element_rules
 from mmstudio.providers.offline import planner_eyebrows as eyebrows
+from mmstudio.providers.offline import planner_names as names
 from mmstudio.providers.offline import prompt_text as pt
 from mmstudio.providers.offline import vocabulary as vocab
 from mmstudio.providers.offline.planner_items import Fields, item_fields
@@ -45,6 +46,9 @@ _NOT_PAIRED = ("nav", "button", "field", "brand")
 _QUOTE_HOMES = ("testimonials", "content")
 #: slots a label placed above a heading may have been read into (a chip, a loose line)
 _EYEBROW_SLOTS = ("tag", "heading", "paragraph", "")
+#: slots that head a section: its title, or its quoted name (“…” section: planner_names)
+_TITLE_SLOTS = ("title", names.NAME_SLOT)
+_CHROME = ("header", "footer", "sidebar")
 #: a page-level quote right after these words names or describes a typeface (“Garden Sans”):
 #: the typography rules read it, the page never prints it
 _TYPEFACE_CUE = re.compile(
@@ -99,6 +103,8 @@ def place_quotes(
         shown[id(c.draft)] = shown.get(id(c.draft), "") + "\n" + key
         exact.add((id(c.draft), key))
         _put(c, prose)
+    for draft in drafts:
+        names.settle_names(draft)  # a “Library” section headed “Library of calm practices”
 
 
 def _candidates(prose: str, units: list[pt.Unit], drafts: list[Draft]) -> list[Candidate]:
@@ -217,11 +223,13 @@ def _best_occurrences(candidates: list[Candidate], placed: set[str]) -> list[Can
             continue
         chosen = candidates[best[key]] if key in best else None
         titled = c.slot == "title" and c.explicit and _TITLED.search(quote_prefix(c.quote, c.unit))
-        if chosen is None or (titled and chosen.slot != "title"):
+        if chosen is None or (titled and chosen.slot not in _TITLE_SLOTS):
             best[key] = index
         elif chosen.slot == "nav" and _heads_section(c) and key not in headed:
             headed[key] = index  # the nav's “METHODOLOGIES” and the section it names
-    titles = [(c.draft, _key(c.quote.text)) for c in candidates if c.slot == "title" and c.explicit]
+    titles = [
+        (c.draft, _key(c.quote.text)) for c in candidates if c.slot in _TITLE_SLOTS and c.explicit
+    ]
     extra = [
         replace(candidates[i], slot=candidates[i].slot or "title", explicit=True)
         for key, i in headed.items()
@@ -237,7 +245,8 @@ def _heads_section(c: Candidate) -> bool:
     if c.draft.kind in ("header", "footer", "sidebar") or c.text:
         return False
     opening = bool(c.draft.units) and c.unit.start == c.draft.units[0].start
-    return (opening and c.slot in ("", "title", "heading")) or (c.slot == "title" and c.explicit)
+    titled = c.slot in _TITLE_SLOTS and c.explicit
+    return (opening and c.slot in ("", "heading", *_TITLE_SLOTS)) or titled
 
 
 def quote_prefix(quote: pt.Quote, unit: pt.Unit) -> str:
@@ -254,7 +263,7 @@ def _slot(prefix: str, kind: str, text: str, prose: str, end: int) -> tuple[str,
     nearest slot word before it in its sentence (explicit), else a word after it naming a
     heading, else the section kind's default or a guess by length (not explicit)."""
     suffix = _suffix_slot(prose[end - 1 : end + 160])
-    if suffix and suffix != "title":
+    if suffix and suffix not in ("title", names.NAME_SLOT):
         return suffix, True
     found = _prefix_slot(prefix[-90:], kind)
     if found[1] or suffix is None:
@@ -264,7 +273,8 @@ def _slot(prefix: str, kind: str, text: str, prose: str, end: int) -> tuple[str,
 
 def _suffix_slot(after: str) -> str | None:
     """The slot a word right after a quote names: its first word (“…” section with a header)
-    or, past one modifier, its second (“…” small button); None when neither names one."""
+    or, past one modifier, its second (“…” small button); None when neither names one. A
+    section word (“Library” section) gives ``name``: see :mod:`planner_names`."""
     match = _SUFFIX.match(after)
     if not match:
         return None
@@ -327,6 +337,7 @@ def _put(c: Candidate, prose: str) -> None:
     element = element_rules.element_at(draft.elements, c.unit, c.quote.start)
     shown = replace(c.quote, text=text)
     claimed = "pair" if c.text else slot  # an item's fields stay in the section together
+    claimed = "title" if claimed == names.NAME_SLOT else claimed  # a “…” panel's chart title
     page_text = (
         element is not None
         and element.modality == "image"
@@ -350,9 +361,20 @@ def _put(c: Candidate, prose: str) -> None:
     elif slot in ("nav", "button"):
         chrome = draft.kind in ("header", "footer", "sidebar")
         draft.add("nav_items" if slot == "nav" and chrome else "buttons", text)
-    elif slot == "brand" or (slot == "title" and draft.default_title):
+    elif slot == names.NAME_SLOT and draft.kind not in _CHROME and not _titled(draft):
+        draft.add(slot, text)  # the section's quoted name: title or eyebrow, once all are in
+    elif (
+        slot == "title"
+        and names.pending(draft)
+        and not names.heads_section(pt.blank_quotes(prose[c.unit.start : c.quote.start]))
+    ):
+        draft.add("headings", text)  # a card's title under the named section: not its heading
+    elif slot == "brand" or (slot in _TITLE_SLOTS and draft.default_title):
         _put_brand(draft, text)  # the header's own title replaces the page title it was lent
-    elif slot in ("title", "subtitle"):
+    elif slot == names.NAME_SLOT and draft.kind not in _CHROME:
+        draft.add("headings", text)  # 'On the left, a “Hosted by” section': a block inside
+    elif slot in (*_TITLE_SLOTS, "subtitle"):
+        slot = "title" if slot == names.NAME_SLOT else slot  # a header's “…” band: its title
         plural = "headings" if slot == "title" else "paragraphs"
         draft.add(slot if not draft.first(slot) else plural, text)
     elif _is_testimonial(draft, slot, text) and _holds_quotes(draft, c.unit):
@@ -362,6 +384,12 @@ def _put(c: Candidate, prose: str) -> None:
         _put_attribution(draft, text)
     else:
         _put_plain(draft, slot, text, prose, c.quote.end)
+
+
+def _titled(draft: Draft) -> bool:
+    """True when ``draft`` already has a title or a quoted name: a later “…” section / band
+    inside it ('On the left, a “Hosted by” section') is one of its headings."""
+    return bool(draft.first("title") or draft.slots.get(names.NAME_SLOT))
 
 
 def _put_plain(draft: Draft, slot: str, text: str, prose: str, end: int) -> None:

@@ -79,6 +79,7 @@ class Draft:
     elements: list[element_rules.ElementDraft] = field(default_factory=list)
     table: pt.Table | None = None
     default_title: bool = False  # the title is the page title, given to the header by default
+    name: str = ""  # the quoted name the prompt gives it (a “Library” section): planner_names
     order: list[str] = field(default_factory=list)  # slots in the order quotes were placed
 
     def first(self, slot: str) -> str:
@@ -215,8 +216,9 @@ def _refers_inside(text: str) -> bool:
         lead.group(), vocab.SECTION_WORDS
     ):
         return False
-    rest = blank[lead.end() :]
-    return not pt.has_word(rest, ("section", "band", "panel", "strip", "footer", "header"))
+    rest = blank[lead.end() :]  # "Below location, place a subtle FAQ-like segment": a new one
+    blocks = ("section", "segment", "band", "panel", "strip", "footer", "header")
+    return not pt.has_word(rest, blocks)
 
 
 _NAV_BAR = re.compile(r"\b(?:nav(?:igation)?|navbar|menu)\s+(?:bar|strip|row|band)\b", re.I)
@@ -317,12 +319,13 @@ def _named_kind(draft: Draft) -> str | None:
 
 
 def refine_kinds(drafts: list[Draft]) -> None:
-    """Name the kind of a ``content`` section from its title ("Meet the Team" → team), else
-    from kind words its sentences repeat (two or more); prices in its copy make it pricing."""
+    """Name the kind of a ``content`` section from its quoted name and title ("Meet the Team"
+    → team), else from kind words its sentences repeat (two or more); prices in its copy make
+    it pricing."""
     for draft in drafts:
         if draft.kind != "content":
             continue
-        title = " ".join([draft.first("title"), *draft.slots.get("headings", [])[:1]])
+        title = " ".join([draft.name, draft.first("title"), *draft.slots.get("headings", [])[:1]])
         kind = pt.first_key(title, vocab.SECTION_WORDS)
         if kind is None:
             hits = [k for _, k in pt.keyword_hits(_REFERENCE.sub(" ", _blank_quotes(draft.text)),

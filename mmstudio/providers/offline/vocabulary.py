@@ -174,8 +174,8 @@ SLOT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 SUFFIX_SLOTS: dict[str, str] = {
     "button": "button", "buttons": "button", "cta": "button", "link": "nav", "links": "nav",
     "tab": "nav", "tabs": "nav", "chip": "tag", "chips": "tag", "tag": "tag", "tags": "tag",
-    "badge": "tag", "badges": "tag", "pill": "tag", "pills": "tag", "section": "title",
-    "band": "title", "panel": "title", "heading": "title", "headline": "title",
+    "badge": "tag", "badges": "tag", "pill": "tag", "pills": "tag", "section": "name",
+    "band": "name", "panel": "title", "heading": "title", "headline": "title",
 }  # fmt: skip
 
 # Palette roles and the words near a colour that give them (nearest word wins).
