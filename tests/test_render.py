@@ -138,3 +138,37 @@ async def test_one_warm_browser_serves_every_render(renderer, cases, tmp_path):
 async def test_missing_page_is_a_caller_error(renderer, tmp_path):
     with pytest.raises(FileNotFoundError):
         await renderer.render(tmp_path, "nope.html")
+
+
+@requires_browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_slow_page_that_answers_is_waited_for_not_interrupted(
+    renderer, tmp_path, monkeypatch
+):
+    """A page past its load limit whose thread still answers (a busy machine, frames loading a
+    chart library) is waited for, not interrupted and not reported as a script that ran too
+    long: ``Runtime.terminateExecution`` ends "the current or next" script (CDP), which can be
+    a late frame's start-up — calibration pages 135 and 144 lost chart instances under load."""
+    import asyncio
+
+    from mmstudio.render import sandbox
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(
+        "<title>Slow frame</title><h1 id='t'>Waiting</h1><iframe src='chart.html'></iframe>"
+    )
+    (site / "chart.html").write_text(
+        "<script>parent.document.getElementById('t').textContent = 'Chart drawn'</script>"
+    )
+    real = sandbox.Sandbox.handle
+
+    async def slow_chart(self, route):
+        if route.request.url.endswith("/chart.html"):
+            await asyncio.sleep(renderer.timeouts.load_s + 0.8)
+        await real(self, route)
+
+    monkeypatch.setattr(sandbox.Sandbox, "handle", slow_chart)
+    render = await renderer.render(site, out_dir=tmp_path / "out")
+    assert render.failure is None and render.script_timeouts == []
+    assert render.facts is not None and "Chart drawn" in render.facts.text

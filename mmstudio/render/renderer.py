@@ -206,7 +206,12 @@ class _Job:
         try:
             await self.page.goto(self.result.url, wait_until="load", timeout=self.t.load_s * 1000)
         except PlaywrightTimeout:
-            await self._terminate("load")
+            # only a page whose thread is held (an endless loop) is interrupted: a page that is
+            # merely slow — a busy machine, frames each loading a chart library — answers, and
+            # interrupting it would kill its frames' start-up scripts (charts without instances)
+            responsive = await self._answers()
+            if not responsive:
+                await self._terminate("load")
             try:
                 # a page of megabytes may not even have arrived: wait until OUR document has
                 # loaded (about:blank is "loaded" at once, and probing it races the commit)
@@ -216,7 +221,18 @@ class _Job:
                     timeout=self.t.load_s * 1000,
                 )
             except PlaywrightTimeout:
+                if responsive and not await self._answers():
+                    await self._terminate("load")
                 log.info("%s never finished loading", self.result.url)
+
+    async def _answers(self, within_s: float = 1.0) -> bool:
+        """Whether the page's thread runs a trivial script within ``within_s`` seconds (False
+        while a script holds it, or when the page cannot be reached)."""
+        try:
+            await asyncio.wait_for(self.page.evaluate("0"), within_s)
+        except Exception:  # a timeout, a closed page, a context lost mid-navigation
+            return False
+        return True
 
     async def _terminate(self, stage: str) -> None:
         """Interrupt whatever script holds the page's thread (an endless loop)."""
